@@ -1,0 +1,93 @@
+"""Nothing we start outlives us: live-sandbox registry, Ctrl-C handling and a crash watchdog.
+
+Three layers, so a container is removed however the parent ends:
+
+1. `with sandbox:` stops it on any exception, KeyboardInterrupt included.
+2. `stop_all()` stops every sandbox still alive in this process (the CLIs call it on Ctrl-C / SIGTERM,
+   so worker threads fail fast instead of running on), and it runs at interpreter exit.
+3. A watchdog process (`python -m envs.reaper`), started with the first sandbox in its own session so
+   Ctrl-C does not reach it, holds the read end of a pipe from us. When we die, even by SIGKILL, the pipe
+   closes and it removes every container labelled with our owner id.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import threading
+import uuid
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from envs.sandbox import Sandbox
+
+_lock = threading.Lock()
+_live: dict[int, Sandbox] = {}
+_owner: str | None = None
+_watchdog: subprocess.Popen[bytes] | None = None
+_watchdog_pid = -1
+
+
+def owner_id() -> str:
+    """This process's identity on the containers it starts."""
+    global _owner
+    with _lock:
+        if _owner is None or _owner.split(":")[1] != str(os.getpid()):
+            _owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        return _owner
+
+
+def ensure_watchdog() -> None:
+    """Start the crash watchdog once per process (again after a fork)."""
+    global _watchdog, _watchdog_pid
+    owner = owner_id()
+    with _lock:
+        if _watchdog is not None and _watchdog_pid == os.getpid() and _watchdog.poll() is None:
+            return
+        _watchdog = subprocess.Popen(
+            [sys.executable, "-m", "envs.reaper", "watch", "--owner", owner],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+        _watchdog_pid = os.getpid()
+
+
+def register(sandbox: Sandbox) -> None:
+    with _lock:
+        _live[id(sandbox)] = sandbox
+
+
+def unregister(sandbox: Sandbox) -> None:
+    with _lock:
+        _live.pop(id(sandbox), None)
+
+
+def live_sandboxes() -> list[Sandbox]:
+    with _lock:
+        return list(_live.values())
+
+
+def stop_all() -> int:
+    """Stop every sandbox this process still has. Returns how many there were."""
+    sandboxes = live_sandboxes()
+    threads = [threading.Thread(target=_quiet_stop, args=(s,), daemon=True) for s in sandboxes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return len(sandboxes)
+
+
+def _quiet_stop(sandbox: Sandbox) -> None:
+    with contextlib.suppress(Exception):
+        sandbox.stop()
+
+
+atexit.register(stop_all)

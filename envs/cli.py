@@ -1,0 +1,301 @@
+"""`forge-env`: check, build, verify and clean up task environments."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from envs import cleanup
+from envs.base_image import BaseRecipe, build_base_image
+from envs.docker_client import docker_client
+from envs.errors import EnvsError
+from envs.gate import VERIFIED_FILE, VerificationRecord, verify_tasks
+from envs.image_builder import BuildResult, build_images
+from envs.reaper import remove_containers, remove_relay_folders
+from envs.task import Problem, Task, inspect_task, resolve_task_dirs
+
+app = typer.Typer(
+    help="Task environments: check, build, verify, clean up.", no_args_is_help=True, add_completion=False
+)
+console = Console()
+err = Console(stderr=True)
+T = TypeVar("T")
+
+TaskArgs = Annotated[
+    list[Path] | None, typer.Argument(help="Task directories (or catalogs).", show_default=False)
+]
+CatalogOpt = Annotated[Path | None, typer.Option("--catalog", "-c", help="Every task below this directory.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks handled in parallel.")]
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """Ctrl-C or SIGTERM: stop every sandbox we started, then exit 130 (the watchdog covers a crash)."""
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    except KeyboardInterrupt:
+        n = cleanup.stop_all()
+        err.print(f"[yellow]interrupted: stopped {n} sandbox(es)[/yellow]")
+        sys.stdout.flush()
+        os._exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
+    try:
+        dirs = resolve_task_dirs(paths or [], catalog)
+    except EnvsError as exc:
+        raise _fail(str(exc), 2) from exc
+    if not dirs:
+        raise _fail("no tasks given (pass task directories or --catalog DIR)", 2)
+    tasks, problems = [], []
+    for d in dirs:
+        task, found = inspect_task(d)
+        problems.extend(p for p in found if p.severity == "error")
+        if task is not None:
+            tasks.append(task)
+    if problems:
+        for p in problems:
+            err.print(f"[red]{p}[/red]")
+        raise _fail(f"{len(problems)} problem(s) in the tasks; run `forge-env check` for the full list", 2)
+    return tasks
+
+
+def _progress() -> Progress:
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+
+
+def _with_progress(label: str, total: int, work: Callable[[Callable[[str], None]], T]) -> T:
+    with _progress() as progress:
+        bar = progress.add_task(label, total=total)
+
+        def advance(name: str) -> None:
+            progress.update(bar, advance=1, description=f"{label} (last: {name})")
+
+        return work(advance)
+
+
+@app.command()
+def check(path: Annotated[Path, typer.Argument(help="A task directory or a catalog.")]) -> None:
+    """Lint a task or a whole catalog and list every problem, not just the first."""
+    try:
+        dirs = resolve_task_dirs([path], None)
+    except EnvsError as exc:
+        raise _fail(str(exc), 2) from exc
+    problems: list[Problem] = []
+    for d in dirs:
+        problems.extend(inspect_task(d)[1])
+    errors = [p for p in problems if p.severity == "error"]
+    for p in problems:
+        style = "red" if p.severity == "error" else "yellow"
+        console.print(f"[{style}]{p.severity}[/{style}] {p}")
+    console.print(
+        f"{len(dirs)} task(s) checked: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)"
+    )
+    if errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def base(
+    from_image: Annotated[
+        str | None, typer.Option("--from", help="Build on this pulled image instead.")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Rebuild even if the tag exists.")] = False,
+) -> None:
+    """Build the base image from Debian packages (debootstrap + docker import), tagged by its recipe."""
+    recipe = BaseRecipe(from_image=from_image)
+    started = time.monotonic()
+    try:
+        client = docker_client()
+        with console.status(f"building {recipe.tag} (debootstrap takes a minute or two)"):
+            tag, built = build_base_image(client, recipe, force=force)
+    except EnvsError as exc:
+        raise _fail(str(exc)) from exc
+    took = time.monotonic() - started
+    console.print(
+        f"{tag} {'built' if built else 'already present'} ({took:.1f}s); also tagged openforge/base:latest"
+    )
+
+
+@app.command()
+def build(
+    tasks: TaskArgs = None,
+    catalog: CatalogOpt = None,
+    jobs: JobsOpt = 2,
+    force: Annotated[bool, typer.Option(help="Rebuild even when the content hash is unchanged.")] = False,
+) -> None:
+    """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
+    loaded = _load_tasks(tasks, catalog)
+    started = time.monotonic()
+    with _interruptible():
+        try:
+            client = docker_client()
+        except EnvsError as exc:
+            raise _fail(str(exc)) from exc
+        results: list[BuildResult] = _with_progress(
+            "building",
+            len(loaded),
+            lambda advance: build_images(
+                client, loaded, jobs=jobs, force=force, on_done=lambda r: advance(r.task)
+            ),
+        )
+    table = Table("task", "image", "result", "seconds", title="forge-env build")
+    for r in results:
+        outcome = "[red]FAILED[/red]" if not r.ok else ("built" if r.built else "cached")
+        table.add_row(r.task, r.tag or "-", outcome, f"{r.seconds:.1f}")
+    console.print(table)
+    for r in results:
+        if not r.ok:
+            err.print(f"[red]{r.error}[/red]")
+    failed = sum(not r.ok for r in results)
+    built = sum(r.built for r in results)
+    console.print(
+        f"{len(results)} task(s): {built} built, {len(results) - built - failed} cached, "
+        f"{failed} failed in {time.monotonic() - started:.1f}s"
+    )
+    if failed:
+        raise typer.Exit(1)
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+@app.command()
+def verify(
+    tasks: TaskArgs = None,
+    catalog: CatalogOpt = None,
+    runs: Annotated[
+        int, typer.Option("--runs", "-n", min=1, help="Oracle runs per task; each must score 1.")
+    ] = 2,
+    jobs: JobsOpt = 2,
+) -> None:
+    """The gate: the solution scores 1 every run, doing nothing scores 0, no hidden file in the image."""
+    loaded = _load_tasks(tasks, catalog)
+    started = time.monotonic()
+    with _interruptible():
+        try:
+            client = docker_client()
+        except EnvsError as exc:
+            raise _fail(str(exc)) from exc
+        records: list[VerificationRecord] = _with_progress(
+            "verifying",
+            len(loaded),
+            lambda advance: verify_tasks(
+                client, loaded, runs=runs, jobs=jobs, on_done=lambda r: advance(r.task)
+            ),
+        )
+    table = Table("task", "oracle rewards", "nop", "leaks", "seconds", "verified", title="forge-env verify")
+    for r in records:
+        table.add_row(
+            r.task,
+            " ".join(_fmt(x) for x in r.oracle_rewards) or "-",
+            _fmt(r.nop.reward if r.nop else None),
+            str(len(r.leaks)),
+            f"{r.duration_sec:.1f}",
+            "[green]yes[/green]" if r.verified else "[red]NO[/red]",
+        )
+    console.print(table)
+    for r in records:
+        for reason in r.reasons:
+            err.print(f"[red]{r.task}: {reason}[/red]")
+    bad = sum(not r.verified for r in records)
+    console.print(
+        f"{len(records) - bad}/{len(records)} task(s) verified in {time.monotonic() - started:.1f}s; "
+        f"records in <task>/{VERIFIED_FILE}"
+    )
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command()
+def gc(
+    all_owners: Annotated[
+        bool, typer.Option("--all", help="Also remove containers of processes still running.")
+    ] = False,
+    images: Annotated[
+        bool, typer.Option("--images", help="Also remove task images (openforge/task-*).")
+    ] = False,
+) -> None:
+    """Remove leftover OpenForge containers (those whose owner process is gone, or all with --all)."""
+    from envs.docker_client import forge_home
+
+    try:
+        client = docker_client()
+    except EnvsError as exc:
+        raise _fail(str(exc)) from exc
+    removed = remove_containers(client, include_live_owners=all_owners)
+    remove_relay_folders(forge_home() / "relays")
+    console.print(f"removed {len(removed)} container(s)" + (f": {', '.join(removed)}" if removed else ""))
+    if images:
+        count = 0
+        for image in client.images.list(filters={"label": "openforge.managed=true"}):
+            for tag in image.tags:
+                client.images.remove(tag, noprune=False)
+                count += 1
+        console.print(f"removed {count} task image tag(s)")
+
+
+def _not_built(what: str, issue: int) -> None:
+    err.print(f"[yellow]`{what}` is not built yet (tracked in issue #{issue}).[/yellow]")
+    raise typer.Exit(2)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run(ctx: typer.Context) -> None:
+    """Run a harness on a task through the proxy. Not built yet (issue #4)."""
+    _not_built("forge-env run", 4)
+
+
+harness_app = typer.Typer(help="Agent harness bundles. Not built yet (issue #4).", add_completion=False)
+app.add_typer(harness_app, name="harness")
+
+
+@harness_app.command("list")
+def harness_list() -> None:
+    """List registered harnesses. Not built yet (issue #4)."""
+    _not_built("forge-env harness list", 4)
+
+
+@harness_app.command("build", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def harness_build(ctx: typer.Context) -> None:
+    """Build harness bundles. Not built yet (issue #4)."""
+    _not_built("forge-env harness build", 4)

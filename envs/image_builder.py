@@ -1,0 +1,175 @@
+"""Build task images with the Docker SDK, tagged by the content hash of `environment/`.
+
+Only `environment/` is the build context, so neither `tests/` nor `solution/` can enter an image. An
+unchanged task (same files, modes, build args and base) has the same tag and is never rebuilt. Builds use
+the host network (no bridge exists here). Every build keeps its log; a failing build names the task and
+the Dockerfile step that failed, and does not stop the others.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+import docker
+import docker.errors
+from pydantic import BaseModel
+
+from envs.base_image import base_image_tag
+from envs.content_hash import hash_directory
+from envs.docker_client import forge_home
+from envs.errors import BuildError
+from envs.task import Task
+
+LABEL_MANAGED = "openforge.managed"
+LABEL_TASK = "openforge.task"
+LABEL_HASH = "openforge.content-hash"
+
+
+class BuildResult(BaseModel):
+    """What happened to one task's image."""
+
+    task: str
+    tag: str | None = None
+    image_id: str | None = None
+    built: bool = False
+    """False when an image with this content hash already existed."""
+    seconds: float = 0.0
+    log_path: str | None = None
+    error: str | None = None
+    failed_step: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def build_args(base_tag: str | None = None) -> dict[str, str]:
+    return {"FORGE_BASE": base_tag or base_image_tag()}
+
+
+def image_tag(task: Task, base_tag: str | None = None) -> str:
+    """`openforge/task-<name>:<hash>`; a prebuilt `[environment].docker_image` is used as it is."""
+    if task.config.environment.docker_image and not task.dockerfile.is_file():
+        return task.config.environment.docker_image
+    digest = hash_directory(task.environment_dir, extra=build_args(base_tag))[:16]
+    return f"{task.image_repository}:{digest}"
+
+
+def _log_path(task: Task, tag: str) -> Path:
+    folder = forge_home() / "build-logs" / task.image_repository.split("/", 1)[1]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{tag.rsplit(':', 1)[1]}.log"
+
+
+def build_image(
+    client: docker.DockerClient,
+    task: Task,
+    base_tag: str | None = None,
+    force: bool = False,
+    on_line: Callable[[str], None] = lambda line: None,
+) -> BuildResult:
+    """Build one task's image unless its content-hash tag already exists. Raises BuildError on failure."""
+    started = time.monotonic()
+    tag = image_tag(task, base_tag)
+    if not force:
+        try:
+            image = client.images.get(tag)
+        except docker.errors.ImageNotFound:
+            pass
+        else:
+            return BuildResult(task=task.name, tag=tag, image_id=image.id, seconds=time.monotonic() - started)
+    if not task.dockerfile.is_file():
+        raise BuildError(task.name, f"prebuilt image {tag} is not present locally and cannot be pulled here")
+
+    log_path = _log_path(task, tag)
+    timeout = task.config.environment.build_timeout_sec
+    deadline = started + timeout
+    step: str | None = None
+    with log_path.open("w", encoding="utf-8") as log:
+
+        def emit(line: str) -> None:
+            log.write(line + "\n")
+            log.flush()
+            on_line(line)
+
+        try:
+            stream = client.api.build(
+                path=str(task.environment_dir),
+                tag=tag,
+                network_mode="host",
+                rm=True,
+                forcerm=True,
+                buildargs=build_args(base_tag),
+                decode=True,
+                timeout=int(timeout) + 5,
+                labels={LABEL_MANAGED: "true", LABEL_TASK: task.name, LABEL_HASH: tag.rsplit(":", 1)[1]},
+            )
+            for chunk in stream:
+                text = chunk.get("stream", "")
+                for line in text.splitlines():
+                    if line.startswith("Step "):
+                        step = line.strip()
+                    emit(line)
+                if "error" in chunk:
+                    emit(f"ERROR: {chunk['error']}")
+                    raise BuildError(task.name, chunk["error"].strip(), step=step, log_path=str(log_path))
+                if time.monotonic() > deadline:
+                    raise BuildError(
+                        task.name,
+                        f"timed out after {timeout:.0f}s ([environment].build_timeout_sec)",
+                        step=step,
+                        log_path=str(log_path),
+                    )
+        except docker.errors.APIError as exc:
+            emit(f"ERROR: {exc}")
+            raise BuildError(
+                task.name, str(exc.explanation or exc), step=step, log_path=str(log_path)
+            ) from exc
+        except docker.errors.DockerException as exc:  # read timeouts and transport errors
+            emit(f"ERROR: {exc}")
+            raise BuildError(task.name, str(exc), step=step, log_path=str(log_path)) from exc
+    image = client.images.get(tag)
+    return BuildResult(
+        task=task.name,
+        tag=tag,
+        image_id=image.id,
+        built=True,
+        seconds=time.monotonic() - started,
+        log_path=str(log_path),
+    )
+
+
+def build_images(
+    client: docker.DockerClient,
+    tasks: Sequence[Task],
+    jobs: int = 2,
+    base_tag: str | None = None,
+    force: bool = False,
+    on_done: Callable[[BuildResult], None] = lambda result: None,
+) -> list[BuildResult]:
+    """Build many images in parallel; a failure is recorded in its result and the others go on."""
+
+    def one(task: Task) -> BuildResult:
+        started = time.monotonic()
+        try:
+            return build_image(client, task, base_tag=base_tag, force=force)
+        except BuildError as exc:
+            return BuildResult(
+                task=task.name,
+                error=str(exc),
+                failed_step=exc.step,
+                log_path=exc.log_path,
+                seconds=time.monotonic() - started,
+            )
+
+    results: dict[str, BuildResult] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(one, task): task for task in tasks}
+        for future in as_completed(futures):
+            result = future.result()
+            results[futures[future].name] = result
+            on_done(result)
+    return [results[t.name] for t in tasks]

@@ -1,0 +1,100 @@
+"""Find and remove leftover OpenForge containers: the crash watchdog and `forge-env gc`.
+
+python -m envs.reaper watch --owner OWNER   # blocks on stdin; on EOF removes OWNER's containers
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+import docker
+import docker.errors
+
+from envs import labels
+
+
+def _owner_alive(owner: str) -> bool:
+    """True when `owner` is a process on this host that still runs (we cannot judge other hosts)."""
+    parts = owner.split(":")
+    if len(parts) < 2 or parts[0] != socket.gethostname():
+        return True
+    try:
+        os.kill(int(parts[1]), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_containers(
+    client: docker.DockerClient, owner: str | None = None, include_live_owners: bool = False
+) -> list[str]:
+    """Remove managed containers (of one owner, or every one whose owner is gone). Returns their names."""
+    filters = {"label": [f"{labels.MANAGED}=true"]}
+    if owner:
+        filters["label"].append(f"{labels.OWNER}={owner}")
+    removed = []
+    for container in client.containers.list(all=True, filters=filters):
+        container_owner = container.labels.get(labels.OWNER, "")
+        if not owner and not include_live_owners and _owner_alive(container_owner):
+            continue
+        try:
+            container.remove(force=True, v=True)
+            removed.append(container.name)
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError as exc:
+            print(f"could not remove {container.name}: {exc}", file=sys.stderr)
+    return removed
+
+
+def remove_relay_folders(root: Path, owner: str | None = None) -> None:
+    """Remove model-relay folders whose owner process is gone."""
+    import shutil
+
+    if not root.is_dir():
+        return
+    for folder in root.iterdir():
+        marker = folder / "owner"
+        folder_owner = marker.read_text().strip() if marker.is_file() else ""
+        if (owner and folder_owner == owner) or (not owner and not _owner_alive(folder_owner)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def watch(owner: str) -> None:
+    """Block until our parent closes the pipe (it exited or died), then clean up after it."""
+    try:
+        while sys.stdin.buffer.read(1):
+            pass
+    except (OSError, KeyboardInterrupt):
+        pass
+    try:
+        client = docker.from_env(timeout=120)
+        remove_containers(client, owner=owner)
+    except docker.errors.DockerException as exc:
+        print(f"watchdog could not clean up for {owner}: {exc}", file=sys.stderr)
+    from envs.docker_client import forge_home
+
+    remove_relay_folders(forge_home() / "relays", owner=owner)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m envs.reaper")
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("watch")
+    w.add_argument("--owner", required=True)
+    args = parser.parse_args(argv)
+    if args.command == "watch":
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        watch(args.owner)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The sandbox's main process (tini is PID 1 and reaps orphans). It prepares the Harbor log folders,
+# starts the loopback forwarder to the model socket (network model-only), starts the image's own
+# /etc/openforge/init.d/* hooks in the background, marks the sandbox ready and then waits forever.
+mkdir -p /logs/agent /logs/verifier /logs/artifacts /run/forge /tmp/.forge-exec
+chmod 1777 /tmp/.forge-exec
+
+if [ -n "${FORGE_MODEL_SOCKET:-}" ]; then
+    if command -v python3 >/dev/null 2>&1; then
+        python3 /opt/forge/sandbox/forward.py 127.0.0.1 "${FORGE_MODEL_PORT:-8000}" "$FORGE_MODEL_SOCKET" \
+            >/run/forge/forward.log 2>&1 &
+        i=0
+        while [ ! -e /run/forge/forward.ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+        [ -e /run/forge/forward.ready ] || echo "the model forwarder did not start: $(cat /run/forge/forward.log)" >/run/forge/error
+    else
+        echo "network model-only needs python3 in the image for the loopback forwarder" >/run/forge/error
+    fi
+fi
+
+if [ -d /etc/openforge/init.d ]; then
+    for hook in /etc/openforge/init.d/*; do
+        [ -f "$hook" ] && [ -x "$hook" ] || continue
+        "$hook" >"/run/forge/init-$(basename "$hook").log" 2>&1 &
+    done
+fi
+
+touch /run/forge/ready
+while :; do sleep 3600; done
