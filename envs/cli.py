@@ -13,6 +13,7 @@ from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -25,10 +26,11 @@ from rich.table import Table
 
 from envs import cleanup
 from envs.base_image import BaseRecipe, build_base_image
-from envs.docker_client import docker_client
+from envs.docker_client import docker_client, relay_root
 from envs.errors import EnvsError
 from envs.gate import VERIFIED_FILE, VerificationRecord, verify_tasks
 from envs.image_builder import BuildResult, build_images
+from envs.not_built import not_built
 from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
 
@@ -66,7 +68,7 @@ def _interruptible() -> Iterator[None]:
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
+    err.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(code)
 
 
@@ -85,7 +87,7 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
             tasks.append(task)
     if problems:
         for p in problems:
-            err.print(f"[red]{p}[/red]")
+            err.print(f"[red]{escape(str(p))}[/red]")
         raise _fail(f"{len(problems)} problem(s) in the tasks; run `forge-env check` for the full list", 2)
     return tasks
 
@@ -125,7 +127,7 @@ def check(path: Annotated[Path, typer.Argument(help="A task directory or a catal
     errors = [p for p in problems if p.severity == "error"]
     for p in problems:
         style = "red" if p.severity == "error" else "yellow"
-        console.print(f"[{style}]{p.severity}[/{style}] {p}")
+        console.print(f"[{style}]{p.severity}[/{style}] {escape(str(p))}")
     console.print(
         f"{len(dirs)} task(s) checked: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)"
     )
@@ -184,7 +186,7 @@ def build(
     console.print(table)
     for r in results:
         if not r.ok:
-            err.print(f"[red]{r.error}[/red]")
+            err.print(f"[red]{escape(r.error or '')}[/red]")
     failed = sum(not r.ok for r in results)
     built = sum(r.built for r in results)
     console.print(
@@ -236,7 +238,7 @@ def verify(
     console.print(table)
     for r in records:
         for reason in r.reasons:
-            err.print(f"[red]{r.task}: {reason}[/red]")
+            err.print(f"[red]{escape(f'{r.task}: {reason}')}[/red]")
     bad = sum(not r.verified for r in records)
     console.print(
         f"{len(records) - bad}/{len(records)} task(s) verified in {time.monotonic() - started:.1f}s; "
@@ -254,16 +256,15 @@ def gc(
     images: Annotated[
         bool, typer.Option("--images", help="Also remove task images (openforge/task-*).")
     ] = False,
+    task: Annotated[str | None, typer.Option("--task", help="Only containers of this task.")] = None,
 ) -> None:
     """Remove leftover OpenForge containers (those whose owner process is gone, or all with --all)."""
-    from envs.docker_client import forge_home
-
     try:
         client = docker_client()
     except EnvsError as exc:
         raise _fail(str(exc)) from exc
-    removed = remove_containers(client, include_live_owners=all_owners)
-    remove_relay_folders(forge_home() / "relays")
+    removed = remove_containers(client, include_live_owners=all_owners, task=task)
+    remove_relay_folders(relay_root())
     console.print(f"removed {len(removed)} container(s)" + (f": {', '.join(removed)}" if removed else ""))
     if images:
         count = 0
@@ -274,15 +275,10 @@ def gc(
         console.print(f"removed {count} task image tag(s)")
 
 
-def _not_built(what: str, issue: int) -> None:
-    err.print(f"[yellow]`{what}` is not built yet (tracked in issue #{issue}).[/yellow]")
-    raise typer.Exit(2)
-
-
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(ctx: typer.Context) -> None:
     """Run a harness on a task through the proxy. Not built yet (issue #4)."""
-    _not_built("forge-env run", 4)
+    raise not_built("forge-env run", 4)
 
 
 harness_app = typer.Typer(help="Agent harness bundles. Not built yet (issue #4).", add_completion=False)
@@ -292,10 +288,10 @@ app.add_typer(harness_app, name="harness")
 @harness_app.command("list")
 def harness_list() -> None:
     """List registered harnesses. Not built yet (issue #4)."""
-    _not_built("forge-env harness list", 4)
+    raise not_built("forge-env harness list", 4)
 
 
 @harness_app.command("build", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def harness_build(ctx: typer.Context) -> None:
     """Build harness bundles. Not built yet (issue #4)."""
-    _not_built("forge-env harness build", 4)
+    raise not_built("forge-env harness build", 4)

@@ -33,3 +33,10 @@ def forge_home() -> Path:
     home = Path(os.environ.get("FORGE_HOME", Path.home() / ".cache" / "openforge"))
     home.mkdir(parents=True, exist_ok=True)
     return home
+
+
+def relay_root() -> Path:
+    """Short folder for per-sandbox model sockets (a Unix socket path must stay under 108 bytes)."""
+    root = Path(os.environ.get("FORGE_RUN_DIR", f"/tmp/openforge-{os.getuid()}")) / "relays"
+    root.mkdir(parents=True, exist_ok=True)
+    return root

@@ -24,7 +24,7 @@ import docker
 import docker.errors
 
 from envs import cleanup, labels
-from envs.docker_client import docker_client, forge_home
+from envs.docker_client import docker_client, relay_root
 from envs.errors import SandboxError, SandboxStartError
 from envs.model_relay import ModelRelay
 from envs.sandbox import ExecResult, Sandbox, SandboxSpec
@@ -117,7 +117,7 @@ class DockerSandbox(Sandbox):
         volumes: dict[str, dict[str, str]] = {}
         if spec.network is NetworkMode.MODEL_ONLY:
             assert spec.model_endpoint is not None
-            folder = forge_home() / "relays" / self.name
+            folder = relay_root() / uuid.uuid4().hex[:12]
             self.relay = ModelRelay(folder, spec.model_endpoint)
             self.relay.start()
             (folder / "owner").write_text(owner)
@@ -192,8 +192,13 @@ class DockerSandbox(Sandbox):
                 with contextlib.suppress(docker.errors.DockerException):
                     container = self.client.containers.get(self.name)
             if container is not None:
-                with contextlib.suppress(docker.errors.NotFound):
+                try:
                     container.remove(force=True, v=True)
+                except docker.errors.NotFound:
+                    pass
+                except docker.errors.APIError as exc:
+                    if exc.status_code != 409:  # 409: someone (gc, the watchdog) is removing it already
+                        raise
         except docker.errors.DockerException as exc:
             raise SandboxError(f"could not remove sandbox {self.name}: {exc}") from exc
         finally:

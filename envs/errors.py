@@ -57,7 +57,7 @@ class BuildError(ImageError):
         self.log_path = log_path
         text = f"task '{task}': image build failed"
         if step:
-            text += f" at step {step}"
+            text += f" at {step}"
         text += f": {message}"
         if log_path:
             text += f" (log: {log_path})"

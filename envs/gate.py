@@ -12,7 +12,6 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 
@@ -21,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from envs.errors import BuildError, EnvsError
 from envs.image_builder import build_image
+from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
 from envs.task import Task
 from envs.task_config import NetworkMode
@@ -188,13 +188,7 @@ def verify_tasks(
     runs: int = 2,
     jobs: int = 2,
     on_done: Callable[[VerificationRecord], None] = lambda record: None,
+    write: bool = True,
 ) -> list[VerificationRecord]:
     """The gate over many tasks, in parallel."""
-    results: dict[str, VerificationRecord] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(verify_task, client, task, runs): task for task in tasks}
-        for future in as_completed(futures):
-            record = future.result()
-            results[futures[future].name] = record
-            on_done(record)
-    return [results[t.name] for t in tasks]
+    return run_parallel(lambda task: verify_task(client, task, runs, write), tasks, jobs, on_done)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import docker
@@ -21,6 +20,7 @@ from envs.base_image import base_image_tag
 from envs.content_hash import hash_directory
 from envs.docker_client import forge_home
 from envs.errors import BuildError
+from envs.parallel import run_parallel
 from envs.task import Task
 
 LABEL_MANAGED = "openforge.managed"
@@ -165,11 +165,4 @@ def build_images(
                 seconds=time.monotonic() - started,
             )
 
-    results: dict[str, BuildResult] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(one, task): task for task in tasks}
-        for future in as_completed(futures):
-            result = future.result()
-            results[futures[future].name] = result
-            on_done(result)
-    return [results[t.name] for t in tasks]
+    return run_parallel(one, tasks, jobs, on_done)

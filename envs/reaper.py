@@ -17,7 +17,7 @@ import docker.errors
 from envs import labels
 
 
-def _owner_alive(owner: str) -> bool:
+def owner_alive(owner: str) -> bool:
     """True when `owner` is a process on this host that still runs (we cannot judge other hosts)."""
     parts = owner.split(":")
     if len(parts) < 2 or parts[0] != socket.gethostname():
@@ -32,16 +32,21 @@ def _owner_alive(owner: str) -> bool:
 
 
 def remove_containers(
-    client: docker.DockerClient, owner: str | None = None, include_live_owners: bool = False
+    client: docker.DockerClient,
+    owner: str | None = None,
+    include_live_owners: bool = False,
+    task: str | None = None,
 ) -> list[str]:
     """Remove managed containers (of one owner, or every one whose owner is gone). Returns their names."""
     filters = {"label": [f"{labels.MANAGED}=true"]}
     if owner:
         filters["label"].append(f"{labels.OWNER}={owner}")
+    if task:
+        filters["label"].append(f"{labels.TASK}={task}")
     removed = []
     for container in client.containers.list(all=True, filters=filters):
         container_owner = container.labels.get(labels.OWNER, "")
-        if not owner and not include_live_owners and _owner_alive(container_owner):
+        if not owner and not include_live_owners and owner_alive(container_owner):
             continue
         try:
             container.remove(force=True, v=True)
@@ -49,6 +54,8 @@ def remove_containers(
         except docker.errors.NotFound:
             pass
         except docker.errors.APIError as exc:
+            if exc.status_code == 409:  # already being removed
+                continue
             print(f"could not remove {container.name}: {exc}", file=sys.stderr)
     return removed
 
@@ -62,7 +69,7 @@ def remove_relay_folders(root: Path, owner: str | None = None) -> None:
     for folder in root.iterdir():
         marker = folder / "owner"
         folder_owner = marker.read_text().strip() if marker.is_file() else ""
-        if (owner and folder_owner == owner) or (not owner and not _owner_alive(folder_owner)):
+        if (owner and folder_owner == owner) or (not owner and not owner_alive(folder_owner)):
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -78,9 +85,9 @@ def watch(owner: str) -> None:
         remove_containers(client, owner=owner)
     except docker.errors.DockerException as exc:
         print(f"watchdog could not clean up for {owner}: {exc}", file=sys.stderr)
-    from envs.docker_client import forge_home
+    from envs.docker_client import relay_root
 
-    remove_relay_folders(forge_home() / "relays", owner=owner)
+    remove_relay_folders(relay_root(), owner=owner)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,102 @@
+"""Shared fixtures. Docker tests use the real engine and the real base image, never a mock."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from envs import labels
+from envs.base_image import build_base_image
+from envs.docker_client import docker_client
+from envs.reaper import owner_alive
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def client() -> docker.DockerClient:
+    return docker_client()
+
+
+@pytest.fixture(scope="session")
+def base_image(client: docker.DockerClient) -> str:
+    """The project's base image (built here if .ci/run has not built it already)."""
+    tag, _ = build_base_image(client)
+    return tag
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_container_left_behind() -> Iterator[None]:
+    """After the whole suite, not one container started by it (or its children) may remain.
+
+    Containers of other live processes (another run on the same engine) are not ours to judge.
+    """
+    yield
+    try:
+        engine = docker.from_env()
+        managed = engine.containers.list(all=True, filters={"label": f"{labels.MANAGED}=true"})
+    except docker.errors.DockerException:
+        return
+    me = str(os.getpid())
+    leftovers = [
+        c
+        for c in managed
+        if c.labels.get(labels.OWNER, "").split(":")[1:2] == [me]
+        or not owner_alive(c.labels.get(labels.OWNER, ""))
+    ]
+    names = [c.name for c in leftovers]
+    for c in leftovers:
+        c.remove(force=True)
+    assert not names, f"containers left behind by the suite: {names}"
+
+
+@pytest.fixture
+def forge_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "forge-home"
+    monkeypatch.setenv("FORGE_HOME", str(home))
+    return home
+
+
+def write_task(
+    root: Path,
+    name: str,
+    *,
+    dockerfile: str = "ARG FORGE_BASE=openforge/base:latest\nFROM ${FORGE_BASE}\nWORKDIR /app\n",
+    test_sh: str = "if [ -f /app/done ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n",
+    solve_sh: str | None = "echo ok > /app/done\n",
+    toml: str | None = None,
+    instruction: str = "Create the file /app/done.\n",
+    files: dict[str, str] | None = None,
+) -> Path:
+    """Write a small task directory in the Harbor layout."""
+    task = root / name
+    (task / "environment").mkdir(parents=True)
+    (task / "tests").mkdir()
+    (task / "environment" / "Dockerfile").write_text(dockerfile)
+    (task / "tests" / "test.sh").write_text("#!/bin/bash\n" + test_sh)
+    if solve_sh is not None:
+        (task / "solution").mkdir()
+        (task / "solution" / "solve.sh").write_text("#!/bin/bash\n" + solve_sh)
+    (task / "instruction.md").write_text(instruction)
+    default_toml = f"""
+        [task]
+        name = "{name}"
+        [agent]
+        timeout_sec = 60
+        [verifier]
+        timeout_sec = 30
+        [environment]
+        workdir = "/app"
+        memory_mb = 512
+    """
+    (task / "task.toml").write_text(textwrap.dedent(toml if toml is not None else default_toml))
+    for rel, text in (files or {}).items():
+        path = task / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return task

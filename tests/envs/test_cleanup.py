@@ -1,0 +1,113 @@
+"""Nothing outlives us: Ctrl-C, a SIGKILLed parent, and `forge-env gc`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import docker
+import pytest
+
+from envs import labels
+from tests.conftest import REPO, write_task
+
+pytestmark = pytest.mark.docker
+FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
+
+
+def _containers(client: docker.DockerClient, task: str) -> list[str]:
+    found = client.containers.list(all=True, filters={"label": f"{labels.TASK}={task}"})
+    return [c.name for c in found]
+
+
+def _wait_for(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.25)
+    return predicate()
+
+
+def test_sigkill_of_the_parent_leaves_nothing_running(
+    client: docker.DockerClient, base_image: str, forge_home: Path
+) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from envs.sandbox import SandboxSpec, create_sandbox
+        sandboxes = [create_sandbox(SandboxSpec(image={base_image!r}, task="crash-test", role="test"))
+                     for _ in range(2)]
+        for sb in sandboxes:
+            sb.start()
+        print("ready", flush=True)
+        time.sleep(300)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        assert len(_containers(client, "crash-test")) == 2
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert _wait_for(lambda: not _containers(client, "crash-test"), 30), _containers(client, "crash-test")
+    finally:
+        proc.kill()
+
+
+def test_ctrl_c_during_verify_stops_every_sandbox(
+    client: docker.DockerClient, base_image: str, tmp_path: Path, forge_home: Path
+) -> None:
+    task = write_task(tmp_path, "ctrl-c-test", solve_sh="sleep 300\n")
+    proc = subprocess.Popen(
+        [FORGE_ENV, "verify", str(task), "--runs", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        assert _wait_for(lambda: bool(_containers(client, "ctrl-c-test")), 60), "no sandbox ever started"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)
+        assert proc.returncode == 130, proc.stderr.read() if proc.stderr else ""
+        assert not _containers(client, "ctrl-c-test")
+    finally:
+        proc.kill()
+
+
+def test_gc_removes_leftovers_of_dead_owners_only(client: docker.DockerClient, base_image: str) -> None:
+    dead = f"{socket.gethostname()}:999999999:deadbeef"
+    alive = f"{socket.gethostname()}:{os.getpid()}:cafe"
+    made = []
+    for owner in (dead, alive):
+        made.append(
+            client.containers.create(
+                base_image,
+                ["sleep", "60"],
+                network_mode="none",
+                labels={labels.MANAGED: "true", labels.OWNER: owner, labels.TASK: "gc-test"},
+            ).name
+        )
+    try:
+        out = subprocess.run(
+            [FORGE_ENV, "gc", "--task", "gc-test"], capture_output=True, text=True, check=True
+        )
+        assert made[0] in out.stdout
+        assert _containers(client, "gc-test") == [made[1]]
+        subprocess.run(
+            [FORGE_ENV, "gc", "--all", "--task", "gc-test"], capture_output=True, text=True, check=True
+        )
+        assert _containers(client, "gc-test") == []
+    finally:
+        for name in made:
+            with contextlib.suppress(docker.errors.NotFound):
+                client.containers.get(name).remove(force=True)

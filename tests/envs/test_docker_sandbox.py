@@ -1,0 +1,185 @@
+"""The Docker sandbox backend against the real engine."""
+
+from __future__ import annotations
+
+import http.server
+import os
+import socketserver
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from envs.errors import NetworkModeError
+from envs.sandbox import SandboxSpec, create_sandbox
+from envs.task_config import NetworkMode
+
+pytestmark = pytest.mark.docker
+
+
+class _Hello(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = f"model says hi to {self.path}".encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def address_string(self) -> str:
+        return "unix"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class _UnixHTTPServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    daemon_threads = True
+
+    def get_request(self):  # type: ignore[no-untyped-def]
+        request, _ = super().get_request()
+        return request, ("unix", 0)
+
+
+@pytest.fixture
+def tcp_model() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture
+def unix_model(tmp_path: Path) -> Iterator[str]:
+    path = tmp_path / "proxy.sock"
+    server = _UnixHTTPServer(str(path), _Hello)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"unix:{path}"
+    server.shutdown()
+
+
+def _spec(base_image: str, **kw: object) -> SandboxSpec:
+    return SandboxSpec(image=base_image, task="sandbox-test", run="pytest", role="test", **kw)  # type: ignore[arg-type]
+
+
+def test_exec_returns_code_and_streams(base_image: str, forge_home: Path) -> None:
+    with create_sandbox(_spec(base_image, workdir="/tmp")) as sb:
+        r = sb.exec("echo out; echo err >&2; pwd; exit 3", env={"X": "1"})
+        assert (r.exit_code, r.stdout, r.stderr, r.timed_out) == (3, "out\n/tmp\n", "err\n", False)
+        assert sb.exec(["printenv", "X"], env={"X": "42"}).stdout == "42\n"
+        assert sb.exec("whoami", user="nobody").stdout.strip() == "nobody"
+
+
+def test_exec_timeout_kills_the_process_tree_not_the_sandbox(base_image: str, forge_home: Path) -> None:
+    with create_sandbox(_spec(base_image)) as sb:
+        started = time.monotonic()
+        r = sb.exec(
+            "sleep 300 & (sleep 301 &) ; setsid sleep 302 & bash -c 'sleep 303'; echo never", timeout=2
+        )
+        took = time.monotonic() - started
+        assert r.timed_out and r.exit_code != 0 and "never" not in r.stdout
+        assert took < 15, took
+        left = sb.exec("ps -eo args | grep '^sleep 30' || true")
+        assert left.stdout.strip() == "", left.stdout
+        assert sb.exec("echo alive").stdout == "alive\n"
+
+
+def test_exec_returns_when_the_command_exits_even_if_a_background_child_lingers(
+    base_image: str, forge_home: Path
+) -> None:
+    with create_sandbox(_spec(base_image)) as sb:
+        started = time.monotonic()
+        r = sb.exec("sleep 120 & echo started", timeout=60)
+        assert r.exit_code == 0 and "started" in r.stdout
+        assert time.monotonic() - started < 10
+
+
+def test_upload_download_round_trip(base_image: str, forge_home: Path, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "nested" / "deeper").mkdir(parents=True)
+    (src / "a.txt").write_text("alpha\n")
+    (src / "nested" / "b.bin").write_bytes(bytes(range(256)) * 100)
+    (src / "nested" / "deeper" / "run.sh").write_text("#!/bin/sh\necho ran\n")
+    (src / "nested" / "deeper" / "run.sh").chmod(0o755)
+    single = tmp_path / "single.txt"
+    single.write_text("one file\n")
+    with create_sandbox(_spec(base_image)) as sb:
+        sb.upload(src, "/data/in")
+        sb.upload(single, "/data/file/renamed.txt")
+        assert sb.exec("/data/in/nested/deeper/run.sh").stdout == "ran\n"
+        assert sb.exec("cat /data/file/renamed.txt").stdout == "one file\n"
+        sb.exec("echo made-inside > /data/in/new.txt")
+        back = tmp_path / "back"
+        sb.download("/data/in", back)
+        sb.download("/data/file/renamed.txt", tmp_path / "back-file.txt")
+    assert (back / "a.txt").read_text() == "alpha\n"
+    assert (back / "nested" / "b.bin").read_bytes() == bytes(range(256)) * 100
+    assert os.access(back / "nested" / "deeper" / "run.sh", os.X_OK)
+    assert (back / "new.txt").read_text() == "made-inside\n"
+    assert (tmp_path / "back-file.txt").read_text() == "one file\n"
+
+
+NO_NETWORK_PROBE = r"""
+ip_ifaces=$(ls /sys/class/net | sort | tr '\n' ' ')
+echo "ifaces: $ip_ifaces"
+getent hosts deb.debian.org && echo "dns: yes" || echo "dns: no"
+curl -sS -m 5 http://1.1.1.1/ >/dev/null 2>&1 && echo "ip: yes" || echo "ip: no"
+python3 -c "import socket; s=socket.socket(); s.settimeout(3); s.connect(('8.8.8.8', 53))" 2>/dev/null \
+  && echo "tcp: yes" || echo "tcp: no"
+"""
+
+
+def test_network_none_really_has_no_network(base_image: str, forge_home: Path) -> None:
+    with create_sandbox(_spec(base_image, network=NetworkMode.NONE)) as sb:
+        out = sb.exec(NO_NETWORK_PROBE, timeout=60).stdout
+    assert "ifaces: lo \n" in out
+    assert "dns: no" in out and "ip: no" in out and "tcp: no" in out
+
+
+@pytest.mark.parametrize("endpoint_fixture", ["tcp_model", "unix_model"])
+def test_model_only_reaches_the_model_and_nothing_else(
+    base_image: str, forge_home: Path, request: pytest.FixtureRequest, endpoint_fixture: str
+) -> None:
+    endpoint = request.getfixturevalue(endpoint_fixture)
+    spec = _spec(base_image, network=NetworkMode.MODEL_ONLY, model_endpoint=endpoint, model_port=8000)
+    with create_sandbox(spec) as sb:
+        hello = sb.exec('curl -sS -m 10 "$FORGE_MODEL_URL/v1/models"', timeout=30)
+        assert hello.stdout == "model says hi to /v1/models", hello
+        out = sb.exec(NO_NETWORK_PROBE, timeout=60).stdout
+        assert "ifaces: lo \n" in out
+        assert "dns: no" in out and "ip: no" in out and "tcp: no" in out
+        if endpoint.startswith("http://"):
+            # The host's own loopback port is not reachable: only the forwarded socket is.
+            host_port = endpoint.rsplit(":", 1)[1]
+            direct = sb.exec(f"curl -sS -m 5 http://127.0.0.1:{host_port}/ || echo unreachable", timeout=30)
+            assert "unreachable" in direct.stdout
+        sb.cut_model()  # type: ignore[attr-defined]
+        after = sb.exec('curl -sS -m 5 "$FORGE_MODEL_URL/v1/models" || echo cut', timeout=30)
+        assert "cut" in after.stdout
+
+
+def test_host_network_needs_an_explicit_opt_in(base_image: str) -> None:
+    with pytest.raises(NetworkModeError, match="opt-in"):
+        create_sandbox(_spec(base_image, network=NetworkMode.HOST)).start()
+
+
+def test_resource_limits_and_labels_are_applied(
+    client: docker.DockerClient, base_image: str, forge_home: Path
+) -> None:
+    spec = _spec(base_image, cpus=0.5, memory_mb=300, pids_limit=256)
+    with create_sandbox(spec) as sb:
+        container = client.containers.get(sb.name)  # type: ignore[attr-defined]
+        host = container.attrs["HostConfig"]
+        assert host["NanoCpus"] == 500_000_000
+        assert host["Memory"] == 300 * 1024 * 1024
+        assert host["PidsLimit"] == 256
+        assert host["NetworkMode"] == "none"
+        assert container.labels["openforge.task"] == "sandbox-test"
+        assert container.labels["openforge.run"] == "pytest"
+        assert container.labels["openforge.role"] == "test"
+        assert container.labels["openforge.owner"].split(":")[1] == str(os.getpid())
+        name = sb.name  # type: ignore[attr-defined]
+    with pytest.raises(docker.errors.NotFound):
+        client.containers.get(name)

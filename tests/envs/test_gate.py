@@ -1,0 +1,137 @@
+"""The verification gate on good and deliberately broken tasks, in real containers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import docker
+import pytest
+
+from envs.gate import verify_task, verify_tasks
+from envs.task import load_task
+from tests.conftest import write_task
+
+pytestmark = pytest.mark.docker
+FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
+
+EXPECTED = "the expected answer, long enough to count as a leak\n"
+
+
+@pytest.fixture
+def broken_catalog(tmp_path: Path) -> Path:
+    root = tmp_path / "catalog"
+    write_task(root, "good")
+    write_task(root, "solution-scores-0", solve_sh="echo wrong > /app/other\n")
+    write_task(root, "nop-scores-1", test_sh="echo 1 > /logs/verifier/reward.txt\n")
+    write_task(root, "reward-garbage", test_sh="echo PASSED > /logs/verifier/reward.txt\n")
+    write_task(root, "reward-missing", test_sh="echo 'forgot to write the reward'\n")
+    write_task(
+        root,
+        "reward-json",
+        test_sh=(
+            "if [ -f /app/done ]; then r=1; else r=0; fi\n"
+            'echo "{\\"reward\\": $r, \\"checks\\": 3}" > /logs/verifier/reward.json\n'
+            "echo 0 > /logs/verifier/reward.txt\n"
+        ),
+    )
+    write_task(
+        root,
+        "leaky-image",
+        dockerfile=(
+            "ARG FORGE_BASE=openforge/base:latest\nFROM ${FORGE_BASE}\nCOPY answer.txt /var/lib/answer.txt\n"
+        ),
+        files={"environment/answer.txt": EXPECTED, "tests/expected.txt": EXPECTED},
+    )
+    write_task(
+        root,
+        "tests-time-out",
+        test_sh="sleep 600\n",
+        toml='[verifier]\ntimeout_sec = 3\n[environment]\nworkdir = "/app"\n',
+    )
+    return root
+
+
+def test_gate_on_good_and_broken_tasks(
+    client: docker.DockerClient, base_image: str, broken_catalog: Path, forge_home: Path
+) -> None:
+    tasks = [load_task(p) for p in sorted(broken_catalog.iterdir())]
+    records = {r.task: r for r in verify_tasks(client, tasks, runs=2, jobs=2)}
+
+    good = records["good"]
+    assert good.verified and good.reasons == []
+    assert good.oracle_rewards == [1.0, 1.0] and good.nop is not None and good.nop.reward == 0.0
+    written = json.loads((broken_catalog / "good" / "verified.json").read_text())
+    assert written["verified"] is True and written["image_id"].startswith("sha256:")
+    assert written["image"].startswith("openforge/task-good:")
+    assert [r["reward"] for r in written["oracle"]] == [1.0, 1.0]
+    assert written["tool_version"] and written["runs"] == 2
+    assert all(r["duration_sec"] > 0 for r in written["oracle"])
+
+    assert records["reward-json"].verified
+
+    bad = records["solution-scores-0"]
+    assert not bad.verified and "oracle run 1 scored 0, not 1" in bad.reasons
+
+    nop = records["nop-scores-1"]
+    assert not nop.verified and "doing nothing scored 1, not 0" in nop.reasons
+
+    garbage = records["reward-garbage"]
+    assert not garbage.verified
+    assert garbage.oracle[0].error_class == "RewardFileInvalid" and "PASSED" in (
+        garbage.oracle[0].error or ""
+    )
+
+    missing = records["reward-missing"]
+    assert missing.oracle[0].error_class == "RewardFileMissing" and missing.nop is not None
+    assert missing.nop.error_class == "RewardFileMissing"
+
+    leaky = records["leaky-image"]
+    assert not leaky.verified
+    assert leaky.leaks == ["tests/expected.txt is in the image at /var/lib/answer.txt"]
+
+    slow = records["tests-time-out"]
+    assert not slow.verified and slow.oracle[0].error_class == "VerifierTimeout"
+    assert slow.oracle[0].duration_sec < 60
+
+
+def test_verify_cli_prints_a_table_and_fails_if_any_task_fails(
+    base_image: str, broken_catalog: Path, forge_home: Path
+) -> None:
+    keep = {"good", "nop-scores-1"}
+    for task in broken_catalog.iterdir():
+        if task.name not in keep:
+            subprocess.run(["rm", "-rf", str(task)], check=True)
+    out = subprocess.run(
+        [FORGE_ENV, "verify", "--catalog", str(broken_catalog), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "FORGE_HOME": str(forge_home)},
+    )
+    assert out.returncode == 1, out.stderr
+    assert "1/2 task(s) verified" in out.stdout
+    assert "nop-scores-1: doing nothing scored 1, not 0" in out.stderr
+    good_only = subprocess.run(
+        [FORGE_ENV, "verify", str(broken_catalog / "good"), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "FORGE_HOME": str(forge_home)},
+    )
+    assert good_only.returncode == 0, good_only.stdout + good_only.stderr
+    assert "1/1 task(s) verified" in good_only.stdout
+
+
+def test_a_task_whose_image_fails_to_build_is_reported_not_raised(
+    client: docker.DockerClient, base_image: str, tmp_path: Path, forge_home: Path
+) -> None:
+    task = load_task(
+        write_task(
+            tmp_path,
+            "unbuildable",
+            dockerfile="ARG FORGE_BASE=openforge/base:latest\nFROM ${FORGE_BASE}\nRUN false\n",
+        )
+    )
+    record = verify_task(client, task, runs=1)
+    assert not record.verified and "RUN false" in record.reasons[0]

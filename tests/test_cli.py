@@ -1,0 +1,51 @@
+"""The console scripts: planned commands say so and exit non-zero; `check` lists problems."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_task
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["forge-train", "rl", "--catalog", "catalog/claw"],
+        ["forge-train", "eval", "runs/x"],
+        ["forge-proxy", "serve"],
+        ["forge-synth", "propose", "--domain", "browser"],
+        ["forge-env", "run", "some-task", "--harness", "codex"],
+        ["forge-env", "harness", "list"],
+    ],
+)
+def test_planned_commands_say_so_and_exit_non_zero(argv: list[str]) -> None:
+    out = subprocess.run([str(BIN / argv[0]), *argv[1:]], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "not built yet" in out.stderr
+
+
+def test_check_lists_every_problem_of_a_catalog(tmp_path: Path) -> None:
+    write_task(tmp_path, "fine")
+    write_task(tmp_path, "bad", toml="[agent]\ntimeout_sec = -1\n")
+    (tmp_path / "bad" / "tests" / "test.sh").unlink()
+    out = subprocess.run(
+        [str(BIN / "forge-env"), "check", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 1
+    assert "task 'bad': task.toml: [agent].timeout_sec" in out.stdout
+    assert "task 'bad': tests/test.sh: missing" in out.stdout
+    assert "2 task(s) checked: 2 error(s)" in out.stdout
+
+
+def test_a_path_without_tasks_is_an_error(tmp_path: Path) -> None:
+    out = subprocess.run([str(BIN / "forge-env"), "build", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 2 and "no task.toml" in out.stderr
