@@ -30,6 +30,7 @@ _live: dict[int, Sandbox] = {}
 _owner: str | None = None
 _watchdog: subprocess.Popen[bytes] | None = None
 _watchdog_pid = -1
+_shutting_down = threading.Event()
 
 
 def owner_id() -> str:
@@ -74,8 +75,14 @@ def live_sandboxes() -> list[Sandbox]:
         return list(_live.values())
 
 
+def shutting_down() -> bool:
+    """True once stop_all() has begun: no new sandbox may start after that."""
+    return _shutting_down.is_set()
+
+
 def stop_all() -> int:
-    """Stop every sandbox this process still has. Returns how many there were."""
+    """Stop every sandbox this process still has, and refuse new ones. Returns how many there were."""
+    _shutting_down.set()
     sandboxes = live_sandboxes()
     threads = [threading.Thread(target=_quiet_stop, args=(s,), daemon=True) for s in sandboxes]
     for t in threads:

@@ -90,6 +90,7 @@ class DockerSandbox(Sandbox):
         self.name = f"forge-{(spec.task or 'sandbox')[:40]}-{uuid.uuid4().hex[:10]}"
         self.name = "".join(c if c.isalnum() or c in "-_." else "-" for c in self.name)
         self._stopped = False
+        self._lifecycle = threading.RLock()
 
     @property
     def client(self) -> docker.DockerClient:
@@ -137,21 +138,10 @@ class DockerSandbox(Sandbox):
             kwargs["pids_limit"] = spec.pids_limit
         cleanup.register(self)
         try:
-            self.container = self.client.containers.create(
-                spec.image,
-                command=["/bin/sh", f"{SANDBOX_FILES}/init.sh"],
-                entrypoint=[],
-                name=self.name,
-                labels=container_labels,
-                environment=env,
-                working_dir=spec.workdir or None,
-                network_mode="host" if spec.network is NetworkMode.HOST else "none",
-                volumes=volumes,
-                init=True,
-                detach=True,
-                **kwargs,
-            )
-            self.container.put_archive("/", _sandbox_files_tar())
+            with self._lifecycle:  # stop() waits for a create in flight, then removes what it made
+                if self._stopped or cleanup.shutting_down():
+                    raise SandboxStartError(f"sandbox {self.name} was stopped before it started")
+                self.container = self._create(spec, container_labels, env, volumes, kwargs)
             self.container.start()
             self._wait_ready()
         except docker.errors.ImageNotFound as exc:
@@ -163,6 +153,31 @@ class DockerSandbox(Sandbox):
         except BaseException:
             self.stop()
             raise
+
+    def _create(
+        self,
+        spec: SandboxSpec,
+        container_labels: dict[str, str],
+        env: dict[str, str],
+        volumes: dict[str, dict[str, str]],
+        limits: dict[str, object],
+    ) -> docker.models.containers.Container:
+        container = self.client.containers.create(
+            spec.image,
+            command=["/bin/sh", f"{SANDBOX_FILES}/init.sh"],
+            entrypoint=[],
+            name=self.name,
+            labels=container_labels,
+            environment=env,
+            working_dir=spec.workdir or None,
+            network_mode="host" if spec.network is NetworkMode.HOST else "none",
+            volumes=volumes,
+            init=True,
+            detach=True,
+            **limits,
+        )
+        container.put_archive("/", _sandbox_files_tar())
+        return container
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + READY_TIMEOUT_SEC
@@ -181,9 +196,13 @@ class DockerSandbox(Sandbox):
         raise SandboxStartError(f"sandbox was not ready within {READY_TIMEOUT_SEC:.0f}s")
 
     def stop(self) -> None:
-        if self._stopped:
-            return
-        self._stopped = True
+        with self._lifecycle:
+            if self._stopped:
+                return
+            self._stopped = True
+            self._remove()
+
+    def _remove(self) -> None:
         try:
             if self.relay is not None:
                 self.relay.close()
