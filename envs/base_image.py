@@ -10,7 +10,7 @@ Catalog Dockerfiles start with::
     ARG FORGE_BASE=openforge/base:latest
     FROM ${FORGE_BASE}
 
-and the builder passes the exact hashed tag as FORGE_BASE, so task images rebuild when the base changes.
+and the builder passes the exact image id of the current base as FORGE_BASE (see `current_base_id`).
 """
 
 from __future__ import annotations
@@ -67,8 +67,19 @@ class BaseRecipe(BaseModel):
 
 
 def base_image_tag(recipe: BaseRecipe | None = None) -> str:
-    """The tag catalog images build FROM (passed as the FORGE_BASE build argument)."""
     return (recipe or BaseRecipe()).tag
+
+
+def current_base_id(client: docker.DockerClient) -> str:
+    """Image id of `openforge/base:latest`, the base the last `forge-env base` made (recipe or --from).
+
+    Task images are built FROM this exact id (the FORGE_BASE build argument) and it is part of their
+    content hash, so rebuilding the base rebuilds the tasks that use it.
+    """
+    try:
+        return client.images.get(f"{BASE_REPOSITORY}:latest").id
+    except docker.errors.ImageNotFound:
+        raise BaseImageError("there is no base image yet: run `forge-env base` first") from None
 
 
 def base_image_exists(client: docker.DockerClient, recipe: BaseRecipe | None = None) -> bool:
@@ -170,13 +181,18 @@ def _build_from_image(
         'CMD ["/bin/bash"]\n'
     )
     try:
+        client.images.get(recipe.from_image or "")
+        pull = False  # present locally: no registry needed
+    except docker.errors.ImageNotFound:
+        pull = True
+    try:
         for chunk in client.api.build(
             fileobj=io.BytesIO(dockerfile.encode()),
             tag=tag,
             network_mode="host",
             rm=True,
             forcerm=True,
-            pull=True,
+            pull=pull,
             decode=True,
         ):
             if "stream" in chunk:

@@ -8,6 +8,7 @@ the Dockerfile step that failed, and does not stop the others.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,10 +17,10 @@ import docker
 import docker.errors
 from pydantic import BaseModel
 
-from envs.base_image import base_image_tag
+from envs.base_image import current_base_id
 from envs.content_hash import hash_directory
 from envs.docker_client import forge_home
-from envs.errors import BuildError
+from envs.errors import BaseImageError, BuildError
 from envs.parallel import run_parallel
 from envs.task import Task
 
@@ -46,15 +47,20 @@ class BuildResult(BaseModel):
         return self.error is None
 
 
-def build_args(base_tag: str | None = None) -> dict[str, str]:
-    return {"FORGE_BASE": base_tag or base_image_tag()}
+def uses_forge_base(task: Task) -> bool:
+    """Whether the task's Dockerfile builds on our base (and so must rebuild when the base changes)."""
+    return task.dockerfile.is_file() and "FORGE_BASE" in task.dockerfile.read_text(errors="replace")
 
 
-def image_tag(task: Task, base_tag: str | None = None) -> str:
+def build_args(task: Task, base_id: str) -> dict[str, str]:
+    return {"FORGE_BASE": base_id} if uses_forge_base(task) else {}
+
+
+def image_tag(task: Task, base_id: str) -> str:
     """`openforge/task-<name>:<hash>`; a prebuilt `[environment].docker_image` is used as it is."""
     if task.config.environment.docker_image and not task.dockerfile.is_file():
         return task.config.environment.docker_image
-    digest = hash_directory(task.environment_dir, extra=build_args(base_tag))[:16]
+    digest = hash_directory(task.environment_dir, extra=build_args(task, base_id))[:16]
     return f"{task.image_repository}:{digest}"
 
 
@@ -67,13 +73,18 @@ def _log_path(task: Task, tag: str) -> Path:
 def build_image(
     client: docker.DockerClient,
     task: Task,
-    base_tag: str | None = None,
+    base_id: str | None = None,
     force: bool = False,
     on_line: Callable[[str], None] = lambda line: None,
 ) -> BuildResult:
     """Build one task's image unless its content-hash tag already exists. Raises BuildError on failure."""
     started = time.monotonic()
-    tag = image_tag(task, base_tag)
+    if base_id is None and uses_forge_base(task):
+        try:
+            base_id = current_base_id(client)
+        except BaseImageError as exc:
+            raise BuildError(task.name, str(exc)) from exc
+    tag = image_tag(task, base_id or "")
     if not force:
         try:
             image = client.images.get(tag)
@@ -102,7 +113,7 @@ def build_image(
                 network_mode="host",
                 rm=True,
                 forcerm=True,
-                buildargs=build_args(base_tag),
+                buildargs=build_args(task, base_id or ""),
                 decode=True,
                 timeout=int(timeout) + 5,
                 labels={LABEL_MANAGED: "true", LABEL_TASK: task.name, LABEL_HASH: tag.rsplit(":", 1)[1]},
@@ -146,16 +157,20 @@ def build_images(
     client: docker.DockerClient,
     tasks: Sequence[Task],
     jobs: int = 2,
-    base_tag: str | None = None,
+    base_id: str | None = None,
     force: bool = False,
     on_done: Callable[[BuildResult], None] = lambda result: None,
 ) -> list[BuildResult]:
     """Build many images in parallel; a failure is recorded in its result and the others go on."""
 
+    if base_id is None and any(uses_forge_base(t) for t in tasks):
+        with contextlib.suppress(BaseImageError):
+            base_id = current_base_id(client)  # once for all; a missing base fails each task clearly
+
     def one(task: Task) -> BuildResult:
         started = time.monotonic()
         try:
-            return build_image(client, task, base_tag=base_tag, force=force)
+            return build_image(client, task, base_id=base_id, force=force)
         except BuildError as exc:
             return BuildResult(
                 task=task.name,

@@ -9,6 +9,7 @@ from pathlib import Path
 import docker
 import pytest
 
+from envs.base_image import current_base_id
 from envs.errors import BuildError
 from envs.image_builder import build_image, build_images, image_tag
 from envs.task import load_task
@@ -40,7 +41,7 @@ def test_content_hash_reuse_makes_the_second_build_cheap(
         )
         for i in range(2)
     ]
-    tags = [image_tag(t) for t in tasks]
+    tags = [image_tag(t, current_base_id(client)) for t in tasks]
     try:
         started = time.monotonic()
         first = build_images(client, tasks, jobs=2)
@@ -59,12 +60,14 @@ def test_content_hash_reuse_makes_the_second_build_cheap(
         _cleanup_images(client, tags)
 
 
-def test_a_changed_file_changes_the_tag(tmp_path: Path, base_image: str) -> None:
+def test_a_changed_file_or_base_changes_the_tag(tmp_path: Path) -> None:
     task = load_task(write_task(tmp_path, "change"))
-    before = image_tag(task)
+    before = image_tag(task, "sha256:aaa")
     (task.environment_dir / "extra.txt").write_text("x")
-    assert image_tag(task) != before
-    assert image_tag(task, base_tag="openforge/base:other") != image_tag(task)
+    assert image_tag(task, "sha256:aaa") != before
+    assert image_tag(task, "sha256:bbb") != image_tag(task, "sha256:aaa")
+    foreign = load_task(write_task(tmp_path, "foreign", dockerfile="FROM debian:bookworm\n"))
+    assert image_tag(foreign, "sha256:aaa") == image_tag(foreign, "sha256:bbb")
 
 
 def test_failing_build_names_task_and_step_and_others_still_build(
@@ -89,7 +92,7 @@ def test_failing_build_names_task_and_step_and_others_still_build(
         assert not results[0].ok and "RUN exit 7" in (results[0].failed_step or "")
         assert results[1].ok
     finally:
-        _cleanup_images(client, [image_tag(good)])
+        _cleanup_images(client, [image_tag(good, current_base_id(client))])
 
 
 def test_tests_and_solution_never_enter_the_image(
@@ -107,4 +110,4 @@ def test_tests_and_solution_never_enter_the_image(
         listing = client.containers.run(result.tag, ["find", "/ctx"], remove=True, network_mode="none")
         assert sorted(listing.decode().split()) == ["/ctx", "/ctx/Dockerfile"]
     finally:
-        _cleanup_images(client, [image_tag(task)])
+        _cleanup_images(client, [image_tag(task, current_base_id(client))])
