@@ -30,7 +30,7 @@ from envs.docker_client import docker_client, relay_root
 from envs.errors import EnvsError
 from envs.gate import VERIFIED_FILE, VerificationRecord, verify_tasks
 from envs.image_builder import BuildResult, build_images
-from envs.not_built import not_built
+from envs.not_built import add_planned, planned_app
 from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
 
@@ -275,23 +275,6 @@ def gc(
         console.print(f"removed {count} task image tag(s)")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def run(ctx: typer.Context) -> None:
-    """Run a harness on a task through the proxy. Not built yet (issue #4)."""
-    raise not_built("forge-env run", 4)
-
-
-harness_app = typer.Typer(help="Agent harness bundles. Not built yet (issue #4).", add_completion=False)
+add_planned(app, "forge-env", "run", 4)
+harness_app = planned_app("forge-env harness", "Agent harness bundles.", ["list", "build"], 4)
 app.add_typer(harness_app, name="harness")
-
-
-@harness_app.command("list")
-def harness_list() -> None:
-    """List registered harnesses. Not built yet (issue #4)."""
-    raise not_built("forge-env harness list", 4)
-
-
-@harness_app.command("build", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def harness_build(ctx: typer.Context) -> None:
-    """Build harness bundles. Not built yet (issue #4)."""
-    raise not_built("forge-env harness build", 4)
