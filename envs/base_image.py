@@ -77,7 +77,7 @@ def current_base_id(client: docker.DockerClient) -> str:
     content hash, so rebuilding the base rebuilds the tasks that use it.
     """
     try:
-        return client.images.get(f"{BASE_REPOSITORY}:latest").id
+        return str(client.images.get(f"{BASE_REPOSITORY}:latest").id)
     except docker.errors.ImageNotFound:
         raise BaseImageError("there is no base image yet: run `forge-env base` first") from None
 

@@ -79,7 +79,8 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
         raise _fail(str(exc), 2) from exc
     if not dirs:
         raise _fail("no tasks given (pass task directories or --catalog DIR)", 2)
-    tasks, problems = [], []
+    tasks: list[Task] = []
+    problems: list[Problem] = []
     for d in dirs:
         task, found = inspect_task(d)
         problems.extend(p for p in found if p.severity == "error")

@@ -19,9 +19,11 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import docker
 import docker.errors
+from docker.models.containers import Container
 
 from envs import cleanup, labels
 from envs.docker_client import docker_client, relay_root
@@ -85,7 +87,7 @@ class DockerSandbox(Sandbox):
     def __init__(self, spec: SandboxSpec, client: docker.DockerClient | None = None) -> None:
         self.spec = spec
         self._client = client
-        self.container: docker.models.containers.Container | None = None
+        self.container: Container | None = None
         self.relay: ModelRelay | None = None
         self.name = f"forge-{(spec.task or 'sandbox')[:40]}-{uuid.uuid4().hex[:10]}"
         self.name = "".join(c if c.isalnum() or c in "-_." else "-" for c in self.name)
@@ -128,7 +130,7 @@ class DockerSandbox(Sandbox):
                 FORGE_MODEL_PORT=str(spec.model_port),
                 FORGE_MODEL_URL=f"http://127.0.0.1:{spec.model_port}",
             )
-        kwargs: dict[str, object] = {}
+        kwargs: dict[str, Any] = {}
         if spec.cpus:
             kwargs["nano_cpus"] = int(spec.cpus * 1e9)
         if spec.memory_mb:
@@ -160,8 +162,8 @@ class DockerSandbox(Sandbox):
         container_labels: dict[str, str],
         env: dict[str, str],
         volumes: dict[str, dict[str, str]],
-        limits: dict[str, object],
-    ) -> docker.models.containers.Container:
+        limits: dict[str, Any],
+    ) -> Container:
         container = self.client.containers.create(
             spec.image,
             command=["/bin/sh", f"{SANDBOX_FILES}/init.sh"],
@@ -231,18 +233,18 @@ class DockerSandbox(Sandbox):
 
     # -- exec ----------------------------------------------------------------------------------------------
 
-    def _container(self) -> docker.models.containers.Container:
+    def _container(self) -> Container:
         if self.container is None or self._stopped:
             raise SandboxError(f"sandbox {self.name} is not running")
         return self.container
 
     def _raw_exec(self, argv: list[str], user: str = "root") -> ExecResult:
         result = self._container().exec_run(argv, user=user, demux=True)
-        out, err = result.output if result.output else (None, None)
+        out, err = result.output if isinstance(result.output, tuple) else (None, None)
         return ExecResult(
             exit_code=result.exit_code,
-            stdout=(out or b"").decode(errors="replace"),
-            stderr=(err or b"").decode(errors="replace"),
+            stdout=out.decode(errors="replace") if isinstance(out, bytes) else "",
+            stderr=err.decode(errors="replace") if isinstance(err, bytes) else "",
         )
 
     def exec(
@@ -305,7 +307,7 @@ class DockerSandbox(Sandbox):
                     done.wait(1.0)
                     break
         with contextlib.suppress(Exception):
-            stream.close()  # type: ignore[attr-defined]
+            stream.close()
         info = api.exec_inspect(exec_id)
         exit_code = info.get("ExitCode")
         if timed_out and info.get("Running"):
@@ -367,7 +369,7 @@ class DockerSandbox(Sandbox):
                 buf.seek(0)
                 with tarfile.open(fileobj=buf, mode="r") as tar:
                     tar.extractall(tmp, filter="data")
-            extracted = Path(tmp) / stat["name"]
+            extracted = Path(tmp) / (stat or {}).get("name", os.path.basename(source.rstrip("/")))
             if extracted.is_dir():
                 target.mkdir(parents=True, exist_ok=True)
                 for item in extracted.iterdir():

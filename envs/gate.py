@@ -88,7 +88,7 @@ def _hidden_files(task: Task) -> dict[int, dict[str, str]]:
 
 def scan_for_leaks(sandbox: Sandbox, task: Task) -> list[str]:
     """Names of hidden files whose exact bytes are somewhere in the sandbox, plus /tests or /solution."""
-    leaks = []
+    leaks: list[str] = []
     probe = sandbox.exec(
         ["/bin/sh", "-c", "for d in /tests /solution; do [ -e $d ] && echo $d; done; true"],
         timeout=60,
@@ -158,6 +158,7 @@ def verify_task(
     except BuildError as exc:
         record.reasons.append(str(exc))
     else:
+        assert built.tag is not None  # build_image always returns the tag it built or found
         record.image, record.image_id = built.tag, built.image_id
         if not task.has_solution:
             record.reasons.append("no solution/solve.sh to run")

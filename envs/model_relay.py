@@ -39,6 +39,7 @@ class ModelRelay:
     def __init__(self, folder: Path, endpoint: str) -> None:
         self.folder = Path(folder)
         self.kind, self.target = parse_endpoint(endpoint)
+        self.endpoint = endpoint
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: asyncio.AbstractServer | None = None
@@ -77,9 +78,9 @@ class ModelRelay:
             raise NetworkModeError(f"cannot open the model relay socket {self.socket_path}: {errors[0]}")
 
     async def _open_upstream(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        if self.kind == "unix":
-            return await asyncio.open_unix_connection(str(self.target))
-        host, port = self.target  # type: ignore[misc]
+        if isinstance(self.target, str):
+            return await asyncio.open_unix_connection(self.target)
+        host, port = self.target
         return await asyncio.open_connection(host, port)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -38,19 +38,19 @@ def remove_containers(
     task: str | None = None,
 ) -> list[str]:
     """Remove managed containers (of one owner, or every one whose owner is gone). Returns their names."""
-    filters = {"label": [f"{labels.MANAGED}=true"]}
+    label_filters = [f"{labels.MANAGED}=true"]
     if owner:
-        filters["label"].append(f"{labels.OWNER}={owner}")
+        label_filters.append(f"{labels.OWNER}={owner}")
     if task:
-        filters["label"].append(f"{labels.TASK}={task}")
-    removed = []
-    for container in client.containers.list(all=True, filters=filters):
+        label_filters.append(f"{labels.TASK}={task}")
+    removed: list[str] = []
+    for container in client.containers.list(all=True, filters={"label": label_filters}):
         container_owner = container.labels.get(labels.OWNER, "")
         if not owner and not include_live_owners and owner_alive(container_owner):
             continue
         try:
             container.remove(force=True, v=True)
-            removed.append(container.name)
+            removed.append(str(container.name))
         except docker.errors.NotFound:
             pass
         except docker.errors.APIError as exc:
