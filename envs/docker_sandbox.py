@@ -55,6 +55,19 @@ def _sandbox_files_tar() -> bytes:
     return buf.getvalue()
 
 
+_client_lock = threading.Lock()
+_client: docker.DockerClient | None = None
+
+
+def _shared_client() -> docker.DockerClient:
+    """One engine client for every sandbox of this process (it is safe to share across threads)."""
+    global _client
+    with _client_lock:
+        if _client is None:
+            _client = docker_client()
+        return _client
+
+
 class _Output:
     """Collects a stream up to a cap (keeps the head; counts what was dropped)."""
 
@@ -97,7 +110,7 @@ class DockerSandbox(Sandbox):
     @property
     def client(self) -> docker.DockerClient:
         if self._client is None:
-            self._client = docker_client()
+            self._client = _shared_client()
         return self._client
 
     # -- lifecycle -----------------------------------------------------------------------------------------

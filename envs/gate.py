@@ -113,13 +113,13 @@ def scan_for_leaks(sandbox: Sandbox, task: Task) -> list[str]:
 
 
 def _run_once(
-    client: docker.DockerClient, task: Task, image: str, kind: str, run_id: str, leak_scan: bool = False
+    backend: str, task: Task, image: str, kind: str, run_id: str, leak_scan: bool = False
 ) -> tuple[RunRecord, list[str]]:
     started = time.monotonic()
     record = RunRecord(kind=kind)
     leaks: list[str] = []
     spec = task_sandbox_spec(task, image, role=kind, run=run_id, network=NetworkMode.NONE)
-    sandbox = create_sandbox(spec, client=client)
+    sandbox = create_sandbox(spec, backend)
     try:
         with sandbox:
             if leak_scan:
@@ -147,9 +147,12 @@ def _run_once(
 
 
 def verify_task(
-    client: docker.DockerClient, task: Task, runs: int = 2, write: bool = True
+    client: docker.DockerClient, task: Task, runs: int = 2, write: bool = True, backend: str = "docker"
 ) -> VerificationRecord:
-    """Run the gate on one task and (by default) write its verified.json."""
+    """Run the gate on one task and (by default) write its verified.json.
+
+    `client` builds the image (images are always built on the local engine); `backend` runs the sandboxes.
+    """
     started = time.monotonic()
     run_id = f"verify-{uuid.uuid4().hex[:8]}"
     record = VerificationRecord(task=task.name, verified=False, runs=runs)
@@ -164,8 +167,8 @@ def verify_task(
             record.reasons.append("no solution/solve.sh to run")
         else:
             for _ in range(runs):
-                record.oracle.append(_run_once(client, task, built.tag, "oracle", run_id)[0])
-        record.nop, record.leaks = _run_once(client, task, built.tag, "nop", run_id, leak_scan=True)
+                record.oracle.append(_run_once(backend, task, built.tag, "oracle", run_id)[0])
+        record.nop, record.leaks = _run_once(backend, task, built.tag, "nop", run_id, leak_scan=True)
         for i, run in enumerate(record.oracle, 1):
             if run.reward is None:
                 record.reasons.append(f"oracle run {i}: {run.error_class}: {run.error}")
@@ -190,6 +193,7 @@ def verify_tasks(
     jobs: int = 2,
     on_done: Callable[[VerificationRecord], None] = lambda record: None,
     write: bool = True,
+    backend: str = "docker",
 ) -> list[VerificationRecord]:
     """The gate over many tasks, in parallel."""
-    return run_parallel(lambda task: verify_task(client, task, runs, write), tasks, jobs, on_done)
+    return run_parallel(lambda task: verify_task(client, task, runs, write, backend), tasks, jobs, on_done)

@@ -1,7 +1,7 @@
-"""The sandbox interface every backend implements: start, exec, upload, download, stop.
+"""The sandbox interface every backend implements: start, exec, upload, download, cut_model, stop.
 
 Callers only see this module. The local Docker backend lives in `envs.docker_sandbox`; a Kubernetes
-backend (one pod per rollout, exec and tar streams over the API) implements the same five methods, so no
+backend (one pod per rollout, exec and tar streams over the API) implements the same six methods, so no
 caller changes when it arrives. Backends are named in one registry, imported lazily.
 """
 
@@ -98,6 +98,11 @@ class Sandbox(ABC):
     @abstractmethod
     def download(self, source: str, target: Path) -> None:
         """Copy a sandbox file or directory to `target` on the host (a directory's contents go into it)."""
+
+    @abstractmethod
+    def cut_model(self) -> None:
+        """Close the sandbox's way to the model (network model-only) so that from now on it reaches
+        nothing; the verifier calls this before the hidden tests run. A no-op for other networks."""
 
     @abstractmethod
     def stop(self) -> None:

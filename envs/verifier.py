@@ -48,9 +48,7 @@ def _read(sandbox: Sandbox, path: str) -> str | None:
 def run_verifier(sandbox: Sandbox, task: Task) -> VerifierResult:
     """Upload the tests, run them, parse the reward."""
     started = time.monotonic()
-    cut = getattr(sandbox, "cut_model", None)
-    if cut is not None:
-        cut()
+    sandbox.cut_model()
     verifier = task.config.verifier
     sandbox.exec(
         [

@@ -155,7 +155,7 @@ def test_model_only_reaches_the_model_and_nothing_else(
             host_port = endpoint.rsplit(":", 1)[1]
             direct = sb.exec(f"curl -sS -m 5 http://127.0.0.1:{host_port}/ || echo unreachable", timeout=30)
             assert "unreachable" in direct.stdout
-        sb.cut_model()  # type: ignore[attr-defined]
+        sb.cut_model()
         after = sb.exec('curl -sS -m 5 "$FORGE_MODEL_URL/v1/models" || echo cut', timeout=30)
         assert "cut" in after.stdout
 
