@@ -10,6 +10,9 @@ import docker.errors
 
 from envs.errors import SandboxError
 
+MAX_POOL_SIZE = 256
+"""Connections kept open to the engine; every running exec holds one while it streams."""
+
 
 class DockerUnavailable(SandboxError):
     """The Docker engine cannot be reached."""
@@ -17,7 +20,7 @@ class DockerUnavailable(SandboxError):
 
 def docker_client(timeout: int = 600) -> docker.DockerClient:
     try:
-        client = docker.from_env(timeout=timeout)
+        client = docker.from_env(timeout=timeout, max_pool_size=MAX_POOL_SIZE)
         client.ping()
     except docker.errors.DockerException as exc:
         where = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
