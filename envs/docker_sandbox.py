@@ -40,7 +40,7 @@ MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READY_TIMEOUT_SEC = 30.0
 
 # Runs the command as `exec`, after writing its pid where the tree killer can find it.
-_EXEC_WRAPPER = 'echo $$ > "/tmp/.forge-exec/$1.pid" 2>/dev/null; shift; exec "$@"'
+_EXEC_WRAPPER = f'echo $$ > "{EXEC_PID_DIR}/$1.pid" 2>/dev/null; shift; exec "$@"'
 
 
 def _sandbox_files_tar() -> bytes:
