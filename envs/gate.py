@@ -24,7 +24,7 @@ from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
 from envs.task import Task
 from envs.task_config import NetworkMode
-from envs.task_sandbox import task_sandbox_spec
+from envs.task_sandbox import resolve_env, task_sandbox_spec, wait_until_healthy
 from envs.verifier import VerifierResult, run_verifier
 
 VERIFIED_FILE = "verified.json"
@@ -118,10 +118,10 @@ def _run_once(
     started = time.monotonic()
     record = RunRecord(kind=kind)
     leaks: list[str] = []
-    spec = task_sandbox_spec(task, image, role=kind, run=run_id, network=NetworkMode.NONE)
-    sandbox = create_sandbox(spec, backend)
     try:
-        with sandbox:
+        spec = task_sandbox_spec(task, image, role=kind, run=run_id, network=NetworkMode.NONE)
+        with create_sandbox(spec, backend) as sandbox:
+            wait_until_healthy(sandbox, task)
             if leak_scan:
                 leaks = scan_for_leaks(sandbox, task)
             if kind == "oracle":
@@ -129,6 +129,7 @@ def _run_once(
                 solve = sandbox.exec(
                     ["bash", f"{SOLUTION_DIR}/solve.sh"],
                     timeout=task.config.agent.timeout_sec,
+                    env=resolve_env(task, task.config.solution.env, "solution"),
                     workdir=task.config.environment.workdir,
                     user=task.config.agent.user,
                 )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 
 class NetworkMode(StrEnum):
@@ -67,19 +67,41 @@ class Metadata(_Section):
     tags: list[str] = Field(default_factory=list)
 
 
+User = Annotated[str | None, BeforeValidator(lambda v: str(v) if isinstance(v, int) else v)]
+"""A user name or a numeric uid (Harbor allows both)."""
+
+
 class AgentSection(_Section):
     """`[agent]`: how the agent (or the reference solution) runs."""
 
     timeout_sec: float = Field(default=600.0, gt=0)
-    user: str | None = None
+    user: User = None
 
 
 class VerifierSection(_Section):
     """`[verifier]`: how the hidden tests run."""
 
     timeout_sec: float = Field(default=600.0, gt=0)
-    user: str | None = None
+    user: User = None
     env: dict[str, str] = Field(default_factory=dict)
+
+
+class SolutionSection(_Section):
+    """`[solution]`: how the reference solution runs (Harbor)."""
+
+    env: dict[str, str] = Field(default_factory=dict)
+
+
+class Healthcheck(_Section):
+    """`[environment.healthcheck]`: a command that must pass before anything runs in the sandbox
+    (Harbor's, mirroring Docker HEALTHCHECK)."""
+
+    command: str
+    interval_sec: float = Field(default=5.0, gt=0)
+    timeout_sec: float = Field(default=30.0, gt=0)
+    start_period_sec: float = Field(default=0.0, ge=0)
+    start_interval_sec: float = Field(default=5.0, gt=0)
+    retries: int = Field(default=3, ge=1)
 
 
 class EnvironmentSection(_Section):
@@ -95,6 +117,8 @@ class EnvironmentSection(_Section):
     docker_image: str | None = None
     """A prebuilt image to use instead of `environment/Dockerfile` (Harbor)."""
     env: dict[str, str] = Field(default_factory=dict)
+    """Set in the sandbox; `${VAR}` and `${VAR:-default}` are filled from the host's environment."""
+    healthcheck: Healthcheck | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -131,3 +155,4 @@ class TaskConfig(_Section):
     agent: AgentSection = Field(default_factory=AgentSection)
     verifier: VerifierSection = Field(default_factory=VerifierSection)
     environment: EnvironmentSection = Field(default_factory=EnvironmentSection)
+    solution: SolutionSection = Field(default_factory=SolutionSection)

@@ -1,10 +1,44 @@
-"""Sandbox specs for a task: its image, limits, workdir and environment from task.toml."""
+"""A task's sandbox: its spec from task.toml (image, limits, workdir, environment) and its readiness."""
 
 from __future__ import annotations
 
-from envs.sandbox import SandboxSpec
-from envs.task import Task
+import os
+import re
+import time
+from collections.abc import Mapping
+
+from envs.errors import SandboxStartError, TaskLoadError
+from envs.sandbox import Sandbox, SandboxSpec
+from envs.task import TASK_TOML, Task
 from envs.task_config import NetworkMode
+
+_TEMPLATE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def resolve_env(
+    task: Task, env: Mapping[str, str], section: str, host: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Fill `${VAR}` / `${VAR:-default}` in env values from the host's environment (Harbor's syntax)."""
+    host = os.environ if host is None else host
+    resolved = {}
+    for key, value in env.items():
+
+        def fill(match: re.Match[str], key: str = key) -> str:
+            name, default = match.group(1), match.group(2)
+            found = host.get(name)
+            if found:
+                return found
+            if default is not None:
+                return default
+            raise TaskLoadError(
+                task.name,
+                TASK_TOML,
+                f"needs ${{{name}}} from the host environment, which is not set",
+                field=f"[{section}].env.{key}",
+            )
+
+        resolved[key] = _TEMPLATE.sub(fill, value)
+    return resolved
 
 
 def task_sandbox_spec(
@@ -26,8 +60,33 @@ def task_sandbox_spec(
         cpus=environment.cpus,
         memory_mb=environment.memory_mb,
         workdir=environment.workdir,
-        env=dict(environment.env),
+        env=resolve_env(task, environment.env, "environment"),
         task=task.name,
         run=run,
         role=role,
     )
+
+
+def wait_until_healthy(sandbox: Sandbox, task: Task) -> None:
+    """Run `[environment.healthcheck]` until it passes, with Docker HEALTHCHECK's semantics: failures
+    in the start period do not count; `retries` consecutive failures after it mean the sandbox is broken."""
+    check = task.config.environment.healthcheck
+    if check is None:
+        return
+    started = time.monotonic()
+    failures = 0
+    last = ""
+    while True:
+        result = sandbox.exec(check.command, timeout=check.timeout_sec)
+        if result.ok:
+            return
+        last = (result.stderr or result.stdout).strip()[-500:]
+        in_start_period = time.monotonic() - started < check.start_period_sec
+        if not in_start_period:
+            failures += 1
+            if failures >= check.retries:
+                raise SandboxStartError(
+                    f"task '{task.name}': healthcheck `{check.command}` failed {failures} time(s) in a row"
+                    + (f": {last}" if last else "")
+                )
+        time.sleep(check.start_interval_sec if in_start_period else check.interval_sec)

@@ -16,6 +16,7 @@ from envs.errors import RewardError
 from envs.reward import REWARD_JSON, REWARD_TXT, VERIFIER_DIR, parse_reward
 from envs.sandbox import Sandbox
 from envs.task import Task
+from envs.task_sandbox import resolve_env
 
 TESTS_DIR = "/tests"
 
@@ -63,7 +64,7 @@ def run_verifier(sandbox: Sandbox, task: Task) -> VerifierResult:
     run = sandbox.exec(
         ["bash", f"{TESTS_DIR}/test.sh"],
         timeout=verifier.timeout_sec,
-        env={**task.config.environment.env, **verifier.env},
+        env=resolve_env(task, verifier.env, "verifier"),
         workdir=task.config.environment.workdir,
         user=verifier.user,
     )

@@ -135,3 +135,40 @@ def test_a_task_whose_image_fails_to_build_is_reported_not_raised(
     )
     record = verify_task(client, task, runs=1)
     assert not record.verified and "RUN false" in record.reasons[0]
+
+
+def test_healthcheck_waits_for_a_slow_service_and_solution_env_reaches_the_solution(
+    client: docker.DockerClient, base_image: str, tmp_path: Path, forge_home: Path
+) -> None:
+    """A service that needs 3 s to come up: the healthcheck holds everything until it is there."""
+    hook = "#!/bin/sh\nsleep 3\necho up > /run/service-ready\n"
+    task = write_task(
+        tmp_path,
+        "slow-service",
+        dockerfile=(
+            "ARG FORGE_BASE=openforge/base:latest\nFROM ${FORGE_BASE}\nWORKDIR /app\n"
+            "COPY 10-slow /etc/openforge/init.d/10-slow\nRUN chmod +x /etc/openforge/init.d/10-slow\n"
+        ),
+        files={"environment/10-slow": hook},
+        solve_sh='test -f /run/service-ready && [ "$HINT" = "from-toml" ] && echo ok > /app/done\n',
+        toml=(
+            '[verifier]\ntimeout_sec = 30\n[solution]\nenv = { HINT = "from-toml" }\n'
+            '[environment]\nworkdir = "/app"\n'
+            '[environment.healthcheck]\ncommand = "test -f /run/service-ready"\n'
+            "interval_sec = 0.5\nstart_interval_sec = 0.5\nstart_period_sec = 10\nretries = 3\n"
+        ),
+    )
+    record = verify_task(client, load_task(task), runs=1)
+    assert record.verified, record.reasons
+    assert record.oracle[0].duration_sec >= 3
+
+    broken = write_task(
+        tmp_path,
+        "never-healthy",
+        toml='[environment]\nworkdir = "/app"\n[environment.healthcheck]\ncommand = "false"\n'
+        "interval_sec = 0.2\nretries = 2\n",
+    )
+    record = verify_task(client, load_task(broken), runs=1)
+    assert not record.verified
+    assert record.oracle[0].error_class == "SandboxStartError"
+    assert "healthcheck `false` failed 2 time(s)" in (record.oracle[0].error or "")

@@ -143,3 +143,52 @@ def test_find_task_dirs_walks_a_catalog(tmp_path: Path) -> None:
     write_task(tmp_path / "cat" / "group", "b")
     assert [p.name for p in find_task_dirs(tmp_path / "cat")] == ["a", "b"]
     assert find_task_dirs(tmp_path / "cat" / "a") == [tmp_path / "cat" / "a"]
+
+
+def test_harbor_schema_1_1_fields(tmp_path: Path) -> None:
+    toml = """
+        schema_version = "1.1"
+        source = "terminal-bench"
+        [task]
+        name = "harbor/hello-world"
+        authors = [{ name = "Jane", email = "jane@example.com" }]
+        [agent]
+        user = 1000
+        network_mode = "no-network"
+        [verifier]
+        user = "tester"
+        env = { JUDGE = "${JUDGE_KEY:-none}" }
+        [solution]
+        env = { HINT = "x" }
+        [environment]
+        gpus = 0
+        allow_internet = false
+        env = { TOKEN = "${FORGE_TEST_TOKEN}" }
+        [environment.healthcheck]
+        command = "test -f /ready"
+        retries = 5
+    """
+    task = load_task(write_task(tmp_path, "hello", toml=toml))
+    cfg = task.config
+    assert task.name == "harbor/hello-world"
+    assert task.image_repository == "openforge/task-harbor-hello-world"
+    assert cfg.agent.user == "1000" and cfg.verifier.user == "tester"
+    assert cfg.environment.network is NetworkMode.NONE
+    assert cfg.environment.healthcheck is not None and cfg.environment.healthcheck.retries == 5
+    assert cfg.solution.env == {"HINT": "x"}
+    assert cfg.model_extra == {"source": "terminal-bench"}
+
+
+def test_env_templates_are_filled_from_the_host(tmp_path: Path) -> None:
+    from envs.task_sandbox import resolve_env
+
+    task = load_task(write_task(tmp_path, "env"))
+    env = {"A": "${X}", "B": "${Y:-fallback}", "C": "pre-${X}-post", "D": "plain"}
+    assert resolve_env(task, env, "environment", host={"X": "1"}) == {
+        "A": "1",
+        "B": "fallback",
+        "C": "pre-1-post",
+        "D": "plain",
+    }
+    with pytest.raises(TaskLoadError, match=r"\[environment\].env.A: needs \$\{X\}"):
+        resolve_env(task, {"A": "${X}"}, "environment", host={})
