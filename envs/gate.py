@@ -59,7 +59,8 @@ class VerificationRecord(BaseModel):
     reasons: list[str] = Field(default_factory=list)
     """Why the task failed the gate (empty when verified)."""
     image: str | None = None
-    image_id: str | None = None
+    image_digest: str | None = None
+    """The local image id (sha256 of its config): the exact image the gate ran."""
     runs: int
     oracle: list[RunRecord] = Field(default_factory=list)
     nop: RunRecord | None = None
@@ -163,7 +164,7 @@ def verify_task(
         record.reasons.append(str(exc))
     else:
         assert built.tag is not None  # build_image always returns the tag it built or found
-        record.image, record.image_id = built.tag, built.image_id
+        record.image, record.image_digest = built.tag, built.image_id
         if not task.has_solution:
             record.reasons.append("no solution/solve.sh to run")
         else:

@@ -28,6 +28,12 @@ def test_claw_catalog_is_well_formed() -> None:
         assert task.has_solution
 
 
+def test_claw_readme_lists_every_task() -> None:
+    readme = (CLAW / "README.md").read_text()
+    for d in find_task_dirs(CLAW):
+        assert f"[`{d.name}`]({d.name}/instruction.md)" in readme, d.name
+
+
 @pytest.mark.docker
 def test_claw_catalog_passes_the_gate(client: docker.DockerClient, base_image: str, tmp_path: Path) -> None:
     tasks = [load_task(d) for d in find_task_dirs(CLAW)]

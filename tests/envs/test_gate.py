@@ -64,7 +64,7 @@ def test_gate_on_good_and_broken_tasks(
     assert good.verified and good.reasons == []
     assert good.oracle_rewards == [1.0, 1.0] and good.nop is not None and good.nop.reward == 0.0
     written = json.loads((broken_catalog / "good" / "verified.json").read_text())
-    assert written["verified"] is True and written["image_id"].startswith("sha256:")
+    assert written["verified"] is True and written["image_digest"].startswith("sha256:")
     assert written["image"].startswith("openforge/task-good:")
     assert [r["reward"] for r in written["oracle"]] == [1.0, 1.0]
     assert written["tool_version"] and written["runs"] == 2
