@@ -45,7 +45,10 @@ TaskArgs = Annotated[
     list[Path] | None, typer.Argument(help="Task directories (or catalogs).", show_default=False)
 ]
 CatalogOpt = Annotated[Path | None, typer.Option("--catalog", "-c", help="Every task below this directory.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks handled in parallel.")]
+DEFAULT_JOBS = os.cpu_count() or 2
+JobsOpt = Annotated[
+    int, typer.Option("--jobs", "-j", min=1, help="Tasks handled in parallel (default: CPU count).")
+]
 
 
 @contextmanager
@@ -89,7 +92,7 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
     if problems:
         for p in problems:
             err.print(f"[red]{escape(str(p))}[/red]")
-        raise _fail(f"{len(problems)} problem(s) in the tasks; run `forge-env check` for the full list", 2)
+        raise _fail(f"{len(problems)} problem(s) in the tasks (listed above); nothing was run", 2)
     return tasks
 
 
@@ -162,7 +165,7 @@ def base(
 def build(
     tasks: TaskArgs = None,
     catalog: CatalogOpt = None,
-    jobs: JobsOpt = 2,
+    jobs: JobsOpt = DEFAULT_JOBS,
     force: Annotated[bool, typer.Option(help="Rebuild even when the content hash is unchanged.")] = False,
 ) -> None:
     """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
@@ -209,7 +212,7 @@ def verify(
     runs: Annotated[
         int, typer.Option("--runs", "-n", min=1, help="Oracle runs per task; each must score 1.")
     ] = 2,
-    jobs: JobsOpt = 2,
+    jobs: JobsOpt = DEFAULT_JOBS,
 ) -> None:
     """The gate: the solution scores 1 every run, doing nothing scores 0, no hidden file in the image."""
     loaded = _load_tasks(tasks, catalog)
