@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, TypeVar
 
+import docker
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -108,14 +109,20 @@ def _progress() -> Progress:
     )
 
 
-def _with_progress(label: str, total: int, work: Callable[[Callable[[str], None]], T]) -> T:
-    with _progress() as progress:
-        bar = progress.add_task(label, total=total)
+def _over_tasks(label: str, total: int, work: Callable[[docker.DockerClient, Callable[[str], None]], T]) -> T:
+    """Run `work(client, advance)` under a progress bar, stopping every sandbox on Ctrl-C / SIGTERM."""
+    with _interruptible():
+        try:
+            client = docker_client()
+        except EnvsError as exc:
+            raise _fail(str(exc)) from exc
+        with _progress() as progress:
+            bar = progress.add_task(label, total=total)
 
-        def advance(name: str) -> None:
-            progress.update(bar, advance=1, description=f"{label} (last: {name})")
+            def advance(name: str) -> None:
+                progress.update(bar, advance=1, description=f"{label} (last: {name})")
 
-        return work(advance)
+            return work(client, advance)
 
 
 @app.command()
@@ -171,18 +178,13 @@ def build(
     """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
     loaded = _load_tasks(tasks, catalog)
     started = time.monotonic()
-    with _interruptible():
-        try:
-            client = docker_client()
-        except EnvsError as exc:
-            raise _fail(str(exc)) from exc
-        results: list[BuildResult] = _with_progress(
-            "building",
-            len(loaded),
-            lambda advance: build_images(
-                client, loaded, jobs=jobs, force=force, on_done=lambda r: advance(r.task)
-            ),
-        )
+    results: list[BuildResult] = _over_tasks(
+        "building",
+        len(loaded),
+        lambda client, advance: build_images(
+            client, loaded, jobs=jobs, force=force, on_done=lambda r: advance(r.task)
+        ),
+    )
     table = Table("task", "image", "result", "seconds", title="forge-env build")
     for r in results:
         outcome = "[red]FAILED[/red]" if not r.ok else ("built" if r.built else "cached")
@@ -217,18 +219,13 @@ def verify(
     """The gate: the solution scores 1 every run, doing nothing scores 0, no hidden file in the image."""
     loaded = _load_tasks(tasks, catalog)
     started = time.monotonic()
-    with _interruptible():
-        try:
-            client = docker_client()
-        except EnvsError as exc:
-            raise _fail(str(exc)) from exc
-        records: list[VerificationRecord] = _with_progress(
-            "verifying",
-            len(loaded),
-            lambda advance: verify_tasks(
-                client, loaded, runs=runs, jobs=jobs, on_done=lambda r: advance(r.task)
-            ),
-        )
+    records: list[VerificationRecord] = _over_tasks(
+        "verifying",
+        len(loaded),
+        lambda client, advance: verify_tasks(
+            client, loaded, runs=runs, jobs=jobs, on_done=lambda r: advance(r.task)
+        ),
+    )
     table = Table("task", "oracle rewards", "nop", "leaks", "seconds", "verified", title="forge-env verify")
     for r in records:
         table.add_row(
