@@ -1,0 +1,91 @@
+"""The proxy's one internal shape of a model call, whatever wire API it came in on.
+
+Chat Completions, Responses and Messages requests are all translated into a `GenerationRequest`; every
+engine answers with a `Generation`; the wire adapters translate that back. Token ids and log-probs ride
+along on `Generation`, so recording never depends on which API the harness spoke.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Role = Literal["system", "user", "assistant", "tool"]
+FinishReason = Literal["stop", "length", "tool_calls"]
+
+
+class ToolCall(BaseModel):
+    """A call of one of the client's tools, as the model made it."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+    """JSON text, exactly as sampled (clients parse it themselves)."""
+
+
+class Message(BaseModel):
+    """One turn of the conversation. Developer messages are system messages here."""
+
+    role: Role
+    content: str = ""
+    reasoning: str | None = None
+    """Thinking / reasoning text of an assistant turn, when the client sent it back."""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    """For role `tool`: which call this is the result of."""
+    name: str | None = None
+
+
+class Tool(BaseModel):
+    """A function tool the client offers the model."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+class SamplingParams(BaseModel):
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+    stop: list[str] = Field(default_factory=list)
+    seed: int | None = None
+
+
+class GenerationRequest(BaseModel):
+    """What every engine is asked."""
+
+    model: str
+    messages: list[Message]
+    tools: list[Tool] = Field(default_factory=list)
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool = True
+    sampling: SamplingParams = Field(default_factory=SamplingParams)
+    rollout_id: str | None = None
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class Generation(BaseModel):
+    """What every engine answers: parsed output plus, where the engine has them, exact tokens."""
+
+    text: str = ""
+    reasoning: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    finish_reason: FinishReason = "stop"
+    usage: Usage = Field(default_factory=Usage)
+    prompt_ids: list[int] | None = None
+    completion_ids: list[int] | None = None
+    logprobs: list[float] | None = None
+    """One log-prob per completion id."""
+    model: str | None = None
+    upstream: str | None = None
+    """Which engine / replica served it."""

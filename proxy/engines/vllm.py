@@ -1,0 +1,88 @@
+"""vLLM, token-in/token-out: `/v1/completions` with a token-id prompt, `return_token_ids` and log-probs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from proxy.conversation import GenerationRequest
+from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, TokenSampling
+from proxy.engines.upstream_http import UpstreamClient
+from proxy.errors import UpstreamError
+
+
+class VLLMBackend(TokenBackend):
+    name = "vllm"
+
+    def __init__(
+        self,
+        base_url: str | list[str],
+        model: str,
+        api_key: str = "",
+        timeout: float = 600.0,
+        max_attempts: int = 4,
+    ) -> None:
+        urls = [base_url] if isinstance(base_url, str) else list(base_url)
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        self.client = UpstreamClient(urls, headers=headers, timeout=timeout, max_attempts=max_attempts)
+        self.model = model
+
+    async def generate(
+        self, prompt_ids: list[int], sampling: TokenSampling, request: GenerationRequest
+    ) -> TokenCompletion:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "prompt": prompt_ids,
+            "max_tokens": sampling.max_new_tokens,
+            "logprobs": 0,
+            "return_token_ids": True,
+            "add_special_tokens": False,
+            "skip_special_tokens": False,
+            "stop_token_ids": sampling.stop_token_ids,
+            "include_stop_str_in_output": True,
+        }
+        for key, value in (
+            ("temperature", sampling.temperature),
+            ("top_p", sampling.top_p),
+            ("seed", sampling.seed),
+        ):
+            if value is not None:
+                body[key] = value
+        answer, replica = await self.client.post("/completions", body, request.rollout_id)
+        try:
+            choice = answer["choices"][0]
+            ids = [int(i) for i in choice["token_ids"]]
+            logprobs = [float(x) for x in choice["logprobs"]["token_logprobs"]]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise UpstreamError(
+                f"{replica} gave no token_ids / logprobs (is it vLLM ≥ 0.10?): {exc}"
+            ) from exc
+        if len(ids) != len(logprobs):
+            raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
+        finish = choice.get("finish_reason") or "stop"
+        return TokenCompletion(
+            ids=ids,
+            logprobs=logprobs,
+            finish_reason="length" if finish == "length" else "stop",
+            upstream=replica,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+class VLLMEngine(TokenEngine):
+    """`--engine vllm --upstream URL/v1 --tokenizer DIR --upstream-model NAME`."""
+
+    def __init__(
+        self,
+        base_url: str | list[str],
+        tokenizer: str | Path,
+        model: str,
+        api_key: str = "",
+        parser: str = "qwen3",
+        context_window: int | None = None,
+    ) -> None:
+        super().__init__(
+            VLLMBackend(base_url, model, api_key), tokenizer, parser=parser, context_window=context_window
+        )

@@ -1,0 +1,58 @@
+"""Every error proxy/ raises on purpose.
+
+    ProxyError
+    ├── BadRequest          the client's request is malformed (400), carries the offending field
+    │   └── BodyTooLarge    (413)
+    ├── UnknownModel        the model name is not served here (404)
+    ├── Paused              calls are paused for a weight update (429 + Retry-After)
+    └── UpstreamError       the engine failed after retries (502), or timed out (504)
+
+Each wire API renders these in its own error shape (see proxy/wire/).
+"""
+
+from __future__ import annotations
+
+
+class ProxyError(Exception):
+    status = 500
+    kind = "api_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(ProxyError):
+    status = 400
+    kind = "invalid_request_error"
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+class BodyTooLarge(BadRequest):
+    status = 413
+
+
+class UnknownModel(ProxyError):
+    status = 404
+    kind = "not_found_error"
+
+
+class Paused(ProxyError):
+    status = 429
+    kind = "rate_limit_error"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class UpstreamError(ProxyError):
+    status = 502
+    kind = "api_error"
+
+    def __init__(self, message: str, status: int = 502) -> None:
+        super().__init__(message)
+        self.status = status

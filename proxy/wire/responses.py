@@ -1,0 +1,374 @@
+"""OpenAI Responses: `POST /v1/responses`, streamed or not (the wire Codex CLI speaks).
+
+Input items (`message` incl. `developer`, `function_call`, `function_call_output`, `reasoning`) become
+conversation turns. A reasoning item's `encrypted_content` carries the reasoning text back to us
+exactly (opaque to the client), so a resent history reproduces the tokens that were sampled.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from proxy.conversation import Generation, GenerationRequest, Message, SamplingParams, Tool, ToolCall
+from proxy.errors import BadRequest, ProxyError
+from proxy.wire.common import chunks, sse, text_of_parts, validate
+
+_TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
+_REASONING_TAG = "forge:"
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ReasoningIn(_In):
+    effort: str | None = None
+    summary: str | None = None
+
+
+class ResponsesRequestIn(_In):
+    model: str
+    input: str | list[dict[str, Any]]
+    instructions: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    max_output_tokens: int | None = Field(default=None, gt=0)
+    stream: bool = False
+    store: bool | None = None
+    reasoning: ReasoningIn | None = None
+    previous_response_id: str | None = None
+
+
+def encode_reasoning(text: str) -> str:
+    return _REASONING_TAG + base64.b64encode(text.encode()).decode()
+
+
+def decode_reasoning(item: dict[str, Any]) -> str | None:
+    blob = item.get("encrypted_content")
+    if isinstance(blob, str) and blob.startswith(_REASONING_TAG):
+        try:
+            return base64.b64decode(blob[len(_REASONING_TAG) :]).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+    parts = item.get("content") or item.get("summary") or []
+    texts = [p.get("text", "") for p in parts if isinstance(p, dict)]
+    return "\n".join(texts) if texts else None
+
+
+def _items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
+    messages: list[Message] = []
+    pending_reasoning: str | None = None
+
+    def open_assistant() -> Message:
+        nonlocal pending_reasoning
+        last = messages[-1] if messages else None
+        if last is not None and last.role == "assistant":
+            return last
+        message = Message(role="assistant", reasoning=pending_reasoning)
+        pending_reasoning = None
+        messages.append(message)
+        return message
+
+    for i, item in enumerate(items):
+        where = f"input[{i}]"
+        if not isinstance(item, dict):
+            raise BadRequest(f"{where}: every input item must be an object", param=where)
+        kind = item.get("type", "message" if "role" in item else None)
+        if kind == "message":
+            role = item.get("role")
+            if role not in ("user", "assistant", "system", "developer"):
+                raise BadRequest(f"{where}.role: unknown role {role!r}", param=f"{where}.role")
+            text = text_of_parts(item.get("content"), f"{where}.content", _TEXT_PARTS)
+            if role == "assistant":
+                message = open_assistant()
+                message.content += text
+            else:
+                messages.append(Message(role="system" if role == "developer" else role, content=text))
+        elif kind == "function_call":
+            for key in ("call_id", "name"):
+                if not isinstance(item.get(key), str):
+                    raise BadRequest(f"{where}.{key}: required", param=f"{where}.{key}")
+            arguments = item.get("arguments", "{}")
+            open_assistant().tool_calls.append(
+                ToolCall(
+                    id=item["call_id"],
+                    name=item["name"],
+                    arguments=arguments if isinstance(arguments, str) else json.dumps(arguments),
+                )
+            )
+        elif kind == "function_call_output":
+            if not isinstance(item.get("call_id"), str):
+                raise BadRequest(f"{where}.call_id: required", param=f"{where}.call_id")
+            output = text_of_parts(item.get("output"), f"{where}.output", _TEXT_PARTS)
+            messages.append(Message(role="tool", content=output, tool_call_id=item["call_id"]))
+        elif kind == "reasoning":
+            pending_reasoning = decode_reasoning(item)
+            if messages and messages[-1].role == "assistant" and not messages[-1].reasoning:
+                pending_reasoning = None  # belongs to an assistant turn already opened (unusual order)
+        else:
+            raise BadRequest(
+                f"{where}.type: input items of type {kind!r} are not supported", param=f"{where}.type"
+            )
+    return messages
+
+
+def parse_request(body: Any) -> tuple[GenerationRequest, ResponsesRequestIn]:
+    req = validate(ResponsesRequestIn, body)
+    if req.previous_response_id:
+        raise BadRequest(
+            "previous_response_id is not supported: send the whole input (store=false)",
+            param="previous_response_id",
+        )
+    messages: list[Message] = []
+    if req.instructions:
+        messages.append(Message(role="system", content=req.instructions))
+    if isinstance(req.input, str):
+        messages.append(Message(role="user", content=req.input))
+    else:
+        messages.extend(_items_to_messages(req.input))
+    if not messages:
+        raise BadRequest("input: must not be empty", param="input")
+    tools = []
+    for i, t in enumerate(req.tools or []):
+        if t.get("type") != "function":
+            continue  # hosted tools (web_search, …) are not ours to run
+        if not isinstance(t.get("name"), str):
+            raise BadRequest(f"tools[{i}].name: required", param=f"tools[{i}].name")
+        tools.append(
+            Tool(
+                name=t["name"],
+                description=t.get("description") or "",
+                parameters=t.get("parameters") or {"type": "object", "properties": {}},
+            )
+        )
+    return (
+        GenerationRequest(
+            model=req.model,
+            messages=messages,
+            tools=tools,
+            tool_choice=req.tool_choice,
+            parallel_tool_calls=req.parallel_tool_calls is not False,
+            sampling=SamplingParams(
+                temperature=req.temperature, top_p=req.top_p, max_tokens=req.max_output_tokens
+            ),
+        ),
+        req,
+    )
+
+
+def _output_items(gen: Generation, ids: dict[str, str]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    if gen.reasoning:
+        items.append(
+            {
+                "type": "reasoning",
+                "id": ids["reasoning"],
+                "summary": [{"type": "summary_text", "text": gen.reasoning}],
+                "encrypted_content": encode_reasoning(gen.reasoning),
+            }
+        )
+    if gen.text or not gen.tool_calls:
+        items.append(
+            {
+                "type": "message",
+                "id": ids["message"],
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": gen.text, "annotations": []}],
+            }
+        )
+    for i, call in enumerate(gen.tool_calls):
+        items.append(
+            {
+                "type": "function_call",
+                "id": f"{ids['call']}_{i}",
+                "call_id": call.id,
+                "name": call.name,
+                "arguments": call.arguments,
+                "status": "completed",
+            }
+        )
+    return items
+
+
+def _envelope(req: ResponsesRequestIn, response_id: str, created: int) -> dict[str, Any]:
+    return {
+        "id": response_id,
+        "object": "response",
+        "created_at": created,
+        "status": "in_progress",
+        "error": None,
+        "incomplete_details": None,
+        "instructions": req.instructions,
+        "max_output_tokens": req.max_output_tokens,
+        "model": req.model,
+        "output": [],
+        "parallel_tool_calls": req.parallel_tool_calls is not False,
+        "previous_response_id": None,
+        "reasoning": {"effort": req.reasoning.effort if req.reasoning else None, "summary": None},
+        "store": bool(req.store),
+        "temperature": req.temperature,
+        "text": {"format": {"type": "text"}},
+        "tool_choice": req.tool_choice or "auto",
+        "tools": req.tools or [],
+        "top_p": req.top_p,
+        "truncation": "disabled",
+        "usage": None,
+        "user": None,
+        "metadata": {},
+    }
+
+
+def _finish(body: dict[str, Any], gen: Generation, items: list[dict[str, Any]]) -> dict[str, Any]:
+    body = dict(body)
+    incomplete = gen.finish_reason == "length"
+    body["status"] = "incomplete" if incomplete else "completed"
+    body["incomplete_details"] = {"reason": "max_output_tokens"} if incomplete else None
+    body["output"] = items
+    body["usage"] = {
+        "input_tokens": gen.usage.prompt_tokens,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": gen.usage.completion_tokens,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": gen.usage.total_tokens,
+    }
+    return body
+
+
+def _ids(call_id: str) -> dict[str, str]:
+    suffix = call_id.split("_", 1)[-1]
+    return {"reasoning": f"rs_{suffix}", "message": f"msg_{suffix}", "call": f"fc_{suffix}"}
+
+
+def render_response(gen: Generation, req: ResponsesRequestIn, call_id: str) -> dict[str, Any]:
+    return _finish(_envelope(req, call_id, int(time.time())), gen, _output_items(gen, _ids(call_id)))
+
+
+def render_stream(gen: Generation, req: ResponsesRequestIn, call_id: str) -> Iterator[str]:
+    envelope = _envelope(req, call_id, int(time.time()))
+    items = _output_items(gen, _ids(call_id))
+    seq = 0
+
+    def event(kind: str, **data: Any) -> str:
+        nonlocal seq
+        seq += 1
+        return sse({"type": kind, "sequence_number": seq - 1, **data}, event=kind)
+
+    yield event("response.created", response=envelope)
+    yield event("response.in_progress", response=envelope)
+    for index, item in enumerate(items):
+        item_id = item["id"]
+        if item["type"] == "reasoning":
+            text = item["summary"][0]["text"]
+            yield event("response.output_item.added", output_index=index, item={**item, "summary": []})
+            part = {"type": "summary_text", "text": ""}
+            yield event(
+                "response.reasoning_summary_part.added",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                part=part,
+            )
+            for piece in chunks(text):
+                yield event(
+                    "response.reasoning_summary_text.delta",
+                    item_id=item_id,
+                    output_index=index,
+                    summary_index=0,
+                    delta=piece,
+                )
+            yield event(
+                "response.reasoning_summary_text.done",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                text=text,
+            )
+            yield event(
+                "response.reasoning_summary_part.done",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                part={"type": "summary_text", "text": text},
+            )
+        elif item["type"] == "message":
+            text = item["content"][0]["text"]
+            yield event(
+                "response.output_item.added",
+                output_index=index,
+                item={**item, "status": "in_progress", "content": []},
+            )
+            empty = {"type": "output_text", "text": "", "annotations": []}
+            yield event(
+                "response.content_part.added",
+                item_id=item_id,
+                output_index=index,
+                content_index=0,
+                part=empty,
+            )
+            for piece in chunks(text):
+                yield event(
+                    "response.output_text.delta",
+                    item_id=item_id,
+                    output_index=index,
+                    content_index=0,
+                    delta=piece,
+                    logprobs=[],
+                )
+            yield event(
+                "response.output_text.done",
+                item_id=item_id,
+                output_index=index,
+                content_index=0,
+                text=text,
+                logprobs=[],
+            )
+            yield event(
+                "response.content_part.done",
+                item_id=item_id,
+                output_index=index,
+                content_index=0,
+                part=item["content"][0],
+            )
+        else:
+            yield event(
+                "response.output_item.added",
+                output_index=index,
+                item={**item, "arguments": "", "status": "in_progress"},
+            )
+            for piece in chunks(item["arguments"]):
+                yield event(
+                    "response.function_call_arguments.delta", item_id=item_id, output_index=index, delta=piece
+                )
+            yield event(
+                "response.function_call_arguments.done",
+                item_id=item_id,
+                output_index=index,
+                name=item["name"],
+                arguments=item["arguments"],
+            )
+        yield event("response.output_item.done", output_index=index, item=item)
+    final = _finish(envelope, gen, items)
+    yield event(
+        "response.incomplete" if final["status"] == "incomplete" else "response.completed", response=final
+    )
+
+
+def render_error(error: ProxyError) -> dict[str, Any]:
+    return {
+        "error": {
+            "message": error.message,
+            "type": error.kind,
+            "param": getattr(error, "param", None),
+            "code": None,
+        }
+    }
