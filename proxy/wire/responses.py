@@ -64,7 +64,7 @@ def decode_reasoning(item: dict[str, Any]) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def _items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
+def items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
     messages: list[Message] = []
     pending_reasoning: str | None = None
 
@@ -134,7 +134,7 @@ def parse_request(body: Any) -> tuple[GenerationRequest, ResponsesRequestIn]:
     if isinstance(req.input, str):
         messages.append(Message(role="user", content=req.input))
     else:
-        messages.extend(_items_to_messages(req.input))
+        messages.extend(items_to_messages(req.input))
     if not messages:
         raise BadRequest("input: must not be empty", param="input")
     tools = []
