@@ -156,3 +156,21 @@ def test_upstream_errors_are_retried_then_recorded_as_failed(tmp_path: Path) -> 
     assert [c.status for c in recorded] == [CallStatus.OK, CallStatus.FAILED]
     assert "failed after 3 attempts" in (recorded[1].error or "")
     store.close()
+
+
+def test_each_rollout_sticks_to_one_replica(tmp_path: Path) -> None:
+    stores = [CallStore.for_run(tmp_path / f"replica{i}") for i in range(2)]
+    apps = [create_app(ScriptedEngine(), s, ProxyConfig(models=["teacher-model"])) for s in stores]
+    with BackgroundServer(apps[0]) as one, BackgroundServer(apps[1]) as two:
+        front, store = _front(tmp_path, OpenAIPassthrough([f"{one.url}/v1", f"{two.url}/v1"], model="teacher-model"))
+        with front:
+            for rollout in ("a", "b", "c", "d"):
+                client = openai.OpenAI(base_url=f"{front.url}/rollouts/{rollout}/v1", api_key="x", max_retries=0)
+                for _ in range(3):
+                    client.chat.completions.create(model="policy", messages=[{"role": "user", "content": "hi"}])
+    for rollout in ("a", "b", "c", "d"):
+        assert len({c.upstream for c in store.calls(rollout)}) == 1
+    assert [len(s.calls("untagged")) for s in stores] == [6, 6]
+    store.close()
+    for s in stores:
+        s.close()
