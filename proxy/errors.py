@@ -6,6 +6,7 @@
     ├── UnknownModel        the model name is not served here (404)
     ├── Paused              calls are paused for a weight update (429 + Retry-After)
     └── UpstreamError       the engine failed after retries (502), or timed out (504)
+        └── ContextOverflow the prompt does not fit (answered as finish "length", not an error)
 
 Each wire API renders these in its own error shape (see proxy/wire/).
 """
@@ -56,3 +57,7 @@ class UpstreamError(ProxyError):
     def __init__(self, message: str, status: int = 502) -> None:
         super().__init__(message)
         self.status = status
+
+
+class ContextOverflow(UpstreamError):
+    """The upstream refused the prompt as too long; answered to the client as a `length` finish."""

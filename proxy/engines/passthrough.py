@@ -15,7 +15,7 @@ from typing import Any
 from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
 from proxy.engines.base import Engine
 from proxy.engines.upstream_http import UpstreamClient
-from proxy.errors import UpstreamError
+from proxy.errors import ContextOverflow, UpstreamError
 from proxy.wire.common import parse_arguments
 
 _FINISH = {
@@ -144,7 +144,12 @@ class OpenAIPassthrough(Engine):
         )
 
     async def generate(self, request: GenerationRequest) -> Generation:
-        answer, replica = await self.client.post("/chat/completions", self.build(request), request.rollout_id)
+        try:
+            answer, replica = await self.client.post(
+                "/chat/completions", self.build(request), request.rollout_id
+            )
+        except ContextOverflow:
+            return Generation(finish_reason="length", model=request.model, upstream=self.name)
         generation = self.parse(answer)
         generation.upstream = replica
         return generation
@@ -248,7 +253,10 @@ class AnthropicPassthrough(Engine):
         )
 
     async def generate(self, request: GenerationRequest) -> Generation:
-        answer, replica = await self.client.post("/v1/messages", self.build(request), request.rollout_id)
+        try:
+            answer, replica = await self.client.post("/v1/messages", self.build(request), request.rollout_id)
+        except ContextOverflow:
+            return Generation(finish_reason="length", model=request.model, upstream=self.name)
         generation = self.parse(answer)
         generation.upstream = replica
         return generation

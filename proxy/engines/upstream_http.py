@@ -7,16 +7,20 @@ Retries: 429, 5xx, timeouts and connection errors are retried with exponential b
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 from typing import Any
 
 import httpx
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from proxy.errors import UpstreamError
+from proxy.errors import ContextOverflow, UpstreamError
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 _BACKOFF = wait_exponential_jitter(multiplier=0.2, max=5.0)
+_OVERFLOW = re.compile(
+    r"context[ _]length|maximum context|context window|prompt is too long|too many tokens", re.I
+)
 
 
 class _Retryable(Exception):
@@ -105,6 +109,8 @@ class UpstreamClient:
                         raise _Retryable(
                             f"{response.status_code}: {response.text[:500]}", 502, _retry_after(response)
                         )
+                    if response.status_code in (400, 413) and _OVERFLOW.search(response.text):
+                        raise ContextOverflow(f"upstream {url}: {response.text[:500]}", status=400)
                     if response.is_error:
                         raise UpstreamError(
                             f"upstream {url} answered {response.status_code}: {response.text[:1000]}",

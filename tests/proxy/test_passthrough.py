@@ -162,15 +162,42 @@ def test_each_rollout_sticks_to_one_replica(tmp_path: Path) -> None:
     stores = [CallStore.for_run(tmp_path / f"replica{i}") for i in range(2)]
     apps = [create_app(ScriptedEngine(), s, ProxyConfig(models=["teacher-model"])) for s in stores]
     with BackgroundServer(apps[0]) as one, BackgroundServer(apps[1]) as two:
-        front, store = _front(tmp_path, OpenAIPassthrough([f"{one.url}/v1", f"{two.url}/v1"], model="teacher-model"))
+        front, store = _front(
+            tmp_path, OpenAIPassthrough([f"{one.url}/v1", f"{two.url}/v1"], model="teacher-model")
+        )
         with front:
             for rollout in ("a", "b", "c", "d"):
-                client = openai.OpenAI(base_url=f"{front.url}/rollouts/{rollout}/v1", api_key="x", max_retries=0)
+                client = openai.OpenAI(
+                    base_url=f"{front.url}/rollouts/{rollout}/v1", api_key="x", max_retries=0
+                )
                 for _ in range(3):
-                    client.chat.completions.create(model="policy", messages=[{"role": "user", "content": "hi"}])
+                    client.chat.completions.create(
+                        model="policy", messages=[{"role": "user", "content": "hi"}]
+                    )
     for rollout in ("a", "b", "c", "d"):
         assert len({c.upstream for c in store.calls(rollout)}) == 1
     assert [len(s.calls("untagged")) for s in stores] == [6, 6]
     store.close()
     for s in stores:
         s.close()
+
+
+def test_an_upstream_context_overflow_is_a_length_finish(tmp_path: Path) -> None:
+    too_long = FastAPI()
+
+    @too_long.post("/v1/chat/completions")
+    async def refuse() -> JSONResponse:
+        return JSONResponse(
+            {"error": {"message": "This model's maximum context length is 8192 tokens."}}, status_code=400
+        )
+
+    with BackgroundServer(too_long) as upstream:
+        front, store = _front(tmp_path, OpenAIPassthrough(f"{upstream.url}/v1"))
+        with front:
+            client = openai.OpenAI(base_url=f"{front.url}/v1", api_key="forge-t4", max_retries=0)
+            answer = client.chat.completions.create(
+                model="policy", messages=[{"role": "user", "content": "hi"}]
+            )
+    assert answer.choices[0].finish_reason == "length"
+    assert store.calls("t4")[0].finish_reason == "length"
+    store.close()

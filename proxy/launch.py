@@ -1,0 +1,88 @@
+"""Building an engine from command-line options, and serving the proxy (`forge-proxy serve`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from proxy.config import ProxyConfig
+from proxy.engines.base import ENGINES, Engine, create_engine
+
+NEEDS_UPSTREAM = {"local", "sglang", "vllm", "openai", "anthropic"}
+NEEDS_TOKENIZER = {"local", "sglang", "vllm", "scripted-tokens"}
+
+
+class EngineOptions(BaseModel):
+    """What `forge-proxy serve` was told about its engine."""
+
+    engine: str = "scripted"
+    upstream: list[str] = Field(default_factory=list)
+    """Base URLs of the engine's replicas (OpenAI-style ones end in /v1)."""
+    tokenizer: Path | None = None
+    upstream_model: str | None = None
+    api_key_env: str | None = None
+    """Name of the environment variable holding the upstream's API key (never the key itself)."""
+    commands: list[str] = Field(default_factory=list)
+    """Scripted engines: the commands to run through the client's shell tool."""
+
+
+def build_engine(options: EngineOptions) -> Engine:
+    name = options.engine
+    if name not in ENGINES and ":" not in name:
+        raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINES))}")
+    if name in NEEDS_UPSTREAM and not options.upstream:
+        raise ValueError(f"engine {name!r} needs --upstream URL")
+    if name in NEEDS_TOKENIZER and options.tokenizer is None:
+        raise ValueError(f"engine {name!r} needs --tokenizer DIR (the model's tokenizer and chat template)")
+    if name == "vllm" and not options.upstream_model:
+        raise ValueError("engine 'vllm' needs --upstream-model NAME (the model name vLLM serves)")
+    api_key = os.environ.get(options.api_key_env, "") if options.api_key_env else ""
+    if options.api_key_env and not api_key:
+        raise ValueError(f"--api-key-env {options.api_key_env}: that environment variable is not set")
+    kwargs: dict[str, object] = {}
+    if name == "scripted":
+        kwargs = {"commands": options.commands or None}
+    elif name == "scripted-tokens":
+        kwargs = {"tokenizer": options.tokenizer, "commands": options.commands or None}
+    elif name in ("local", "sglang"):
+        kwargs = {"base_url": options.upstream, "tokenizer": options.tokenizer}
+    elif name == "vllm":
+        kwargs = {
+            "base_url": options.upstream,
+            "tokenizer": options.tokenizer,
+            "model": options.upstream_model,
+            "api_key": api_key,
+        }
+    elif name in ("openai", "anthropic"):
+        kwargs = {"base_url": options.upstream, "api_key": api_key, "model": options.upstream_model}
+    return create_engine(name, **kwargs)
+
+
+def serve(
+    options: EngineOptions,
+    config: ProxyConfig,
+    run_dir: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    uds: Path | None = None,
+) -> None:
+    """Serve until interrupted; every call is recorded under `run_dir`."""
+    import uvicorn
+
+    from proxy.app import create_app
+    from proxy.store import CallStore
+
+    engine = build_engine(options)
+    store = CallStore.for_run(run_dir)
+    app = create_app(engine, store, config)
+    try:
+        if uds is not None:
+            uds.parent.mkdir(parents=True, exist_ok=True)
+            uds.unlink(missing_ok=True)
+            uvicorn.run(app, uds=str(uds), log_level="warning", access_log=False)
+        else:
+            uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        store.close()
