@@ -27,7 +27,8 @@ class _In(BaseModel):
 
 
 class MessageIn(_In):
-    role: Literal["user", "assistant"]
+    role: Literal["user", "assistant", "system"]
+    """`system` mid-conversation: newer Claude Code sends such turns."""
     content: str | list[dict[str, Any]]
 
 
@@ -76,8 +77,8 @@ def _convert_messages(messages: list[MessageIn]) -> list[Message]:
     out: list[Message] = []
     for i, m in enumerate(messages):
         where = f"messages[{i}].content"
-        if isinstance(m.content, str):
-            out.append(Message(role=m.role, content=m.content))
+        if isinstance(m.content, str) or m.role == "system":
+            out.append(Message(role=m.role, content=text_of_parts(m.content, where)))
             continue
         if m.role == "assistant":
             turn = Message(role="assistant")
