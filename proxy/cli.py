@@ -1,10 +1,177 @@
-"""`forge-proxy`: the recording model proxy and its engines (issue #3; every command says it is not built)."""
+"""`forge-proxy`: the recording model proxy and its engines (issue #3).
 
-from envs.not_built import planned_app
+Heavy imports (torch, transformers, uvicorn) happen inside the commands, so `--help` and the planned
+commands answer at once.
+"""
 
-app = planned_app(
-    "forge-proxy",
-    "The recording model proxy and its engines.",
-    ["serve", "engine", "init-model", "export"],
-    3,
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+PROGRAM = "forge-proxy"
+ISSUE = 3
+
+app = typer.Typer(
+    help="The recording model proxy and its engines.", no_args_is_help=True, add_completion=False
 )
+
+engine_app = typer.Typer(help="Inference engines the proxy can use as upstreams.", no_args_is_help=True)
+app.add_typer(engine_app, name="engine")
+
+
+def _default_threads() -> int:
+    """One core for the HTTP side, the rest for torch."""
+    return max(1, len(os.sched_getaffinity(0)) - 1)
+
+
+@engine_app.command("local")
+def engine_local(
+    model: Path = typer.Option(..., "--model", help="Model directory (e.g. from `forge-proxy init-model`)."),
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(30000, help="Port to listen on (SGLang's default)."),
+    max_batch_size: int = typer.Option(8, min=1, help="Requests decoded together at most."),
+    batch_wait_ms: float = typer.Option(5.0, min=0.0, help="How long to gather requests into a batch."),
+    threads: int = typer.Option(0, min=0, help="torch threads; 0: all CPUs but one."),
+) -> None:
+    """Serve a small HF causal LM on CPU with an SGLang-shaped `/generate` (token ids in and out)."""
+    import uvicorn
+    from transformers.utils import logging as hf_logging
+
+    from proxy.local_engine import LocalEngine, create_app
+
+    if not (model / "config.json").is_file():
+        raise typer.BadParameter(f"{model} is not a model directory (no config.json)", param_hint="--model")
+    hf_logging.disable_progress_bar()
+    engine = LocalEngine(
+        model,
+        max_batch_size=max_batch_size,
+        batch_wait_s=batch_wait_ms / 1000,
+        threads=threads or _default_threads(),
+    )
+    uvicorn.run(create_app(engine), host=host, port=port, log_level="info")
+
+
+@app.command("init-model")
+def init_model(
+    directory: Path = typer.Argument(..., help="Where to write the model (created if needed)."),
+    seed: int = typer.Option(0, help="Seed of the generated corpus and of the weights."),
+    vocab_size: int = typer.Option(4096, min=512, help="Tokenizer size, special tokens included."),
+    hidden_size: int = typer.Option(128, min=8),
+    layers: int = typer.Option(2, min=1),
+    heads: int = typer.Option(4, min=1),
+    kv_heads: int = typer.Option(2, min=1),
+    max_context: int = typer.Option(32768, min=16, help="max_position_embeddings."),
+    force: bool = typer.Option(False, "--force", help="Write into a directory that is not empty."),
+) -> None:
+    """Build a small random Qwen3-architecture model with a locally trained tokenizer and chat template."""
+    from transformers.utils import logging as hf_logging
+
+    from proxy.model_init import init_model as build
+
+    if directory.exists() and any(directory.iterdir()) and not force:
+        raise typer.BadParameter(f"{directory} is not empty (use --force)", param_hint="DIRECTORY")
+    hf_logging.disable_progress_bar()
+    try:
+        out = build(
+            directory,
+            seed=seed,
+            vocab_size=vocab_size,
+            hidden_size=hidden_size,
+            layers=layers,
+            heads=heads,
+            kv_heads=kv_heads,
+            max_position_embeddings=max_context,
+        )
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo(f"model written to {out}")
+
+
+@app.command("serve")
+def serve(
+    engine: str = typer.Option(
+        "scripted",
+        help="scripted | scripted-tokens | local | sglang | vllm | openai | anthropic, or module:Class.",
+    ),
+    upstream: list[str] = typer.Option([], help="Engine URL; repeat for replicas (rollouts stick to one)."),
+    tokenizer: Path | None = typer.Option(None, help="Model directory with the tokenizer and chat template."),
+    upstream_model: str | None = typer.Option(None, help="Model name to send upstream."),
+    api_key_env: str | None = typer.Option(None, help="Environment variable holding the upstream API key."),
+    command: list[str] = typer.Option(
+        [], "--command", help="Scripted engines: a command to run; repeatable."
+    ),
+    run_dir: Path = typer.Option(Path("runs/proxy"), help="Where calls are recorded (calls.sqlite)."),
+    host: str = typer.Option("127.0.0.1"),
+    port: int = typer.Option(8000),
+    uds: Path | None = typer.Option(None, help="Listen on this Unix socket instead of host:port."),
+    model: list[str] = typer.Option(["forge-policy"], help="Model names served; repeatable."),
+    accept_any_model: bool = typer.Option(False, help="Serve any model name a client asks for."),
+    temperature: float | None = typer.Option(None, help="Force this temperature on every call."),
+    top_p: float | None = typer.Option(None, help="Force this top_p on every call."),
+    max_tokens: int | None = typer.Option(None, help="Cap every call's max tokens."),
+) -> None:
+    """Serve and record every model call (Chat Completions, Responses, Messages; streamed or not)."""
+    from proxy.config import ProxyConfig, SamplingOverrides
+    from proxy.launch import EngineOptions
+    from proxy.launch import serve as run
+
+    options = EngineOptions(
+        engine=engine,
+        upstream=upstream,
+        tokenizer=tokenizer,
+        upstream_model=upstream_model,
+        api_key_env=api_key_env,
+        commands=command,
+    )
+    config = ProxyConfig(
+        models=model,
+        accept_any_model=accept_any_model,
+        overrides=SamplingOverrides(temperature=temperature, top_p=top_p, max_tokens=max_tokens),
+    )
+    where = uds or f"http://{host}:{port}"
+    typer.echo(f"forge-proxy: engine {engine}, recording to {run_dir}/calls.sqlite, listening on {where}")
+    try:
+        run(options, config, run_dir, host=host, port=port, uds=uds)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
+@app.command("export")
+def export(
+    run_dir: Path = typer.Argument(..., help="A proxy run directory (holding calls.sqlite)."),
+    out: Path = typer.Option(
+        ...,
+        "--out",
+        "-o",
+        help="Output file: .jsonl or .parquet (token chains), or .sft.jsonl (chat-messages conversations).",
+    ),
+    require_reward: bool = typer.Option(False, help="Skip rollouts that have no reward."),
+) -> None:
+    """Export recorded rollouts as token-level chains (veRL fields) or as SFT conversations."""
+    from proxy.export import export_jsonl, export_parquet
+    from proxy.sft import export_sft_jsonl, rollout_examples
+    from proxy.store import STORE_FILENAME, CallStore
+    from proxy.trajectory import build_trajectories
+
+    if not (run_dir / STORE_FILENAME).is_file():
+        raise typer.BadParameter(f"{run_dir} holds no {STORE_FILENAME}", param_hint="RUN_DIR")
+    with CallStore.for_run(run_dir) as store:
+        ids = store.rollout_ids()
+        rollouts = {rid: store.rollout(rid) for rid in ids}
+        rewards = {rid: (r.reward if r else None) for rid, r in rollouts.items()}
+        if out.name.endswith(".sft.jsonl"):
+            calls = {rid: store.calls(rid) for rid in ids if not require_reward or rewards[rid] is not None}
+            count = export_sft_jsonl(rollout_examples(calls, rewards), out)
+            typer.echo(f"{count} conversation(s) from {len(calls)} rollout(s) written to {out}")
+            return
+        trajectories = build_trajectories(store, ids)
+    writer = export_parquet if out.suffix == ".parquet" else export_jsonl
+    result = writer(trajectories, rewards, out, require_reward=require_reward)
+    broken = sum(len(t.diagnostics) for t in trajectories)
+    typer.echo(
+        f"{result.rows} chain(s) from {len(trajectories)} rollout(s) written to {result.path}"
+        + (f"; {broken} diagnostic(s) (see build_chains)" if broken else "")
+    )

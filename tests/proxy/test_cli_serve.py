@@ -1,0 +1,91 @@
+"""`forge-proxy serve` and `forge-proxy export` as a user runs them: a real process on a Unix socket."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import openai
+
+BIN = Path(sys.executable).parent
+
+
+def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
+    sock = tmp_path / "proxy.sock"
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen(
+        [
+            str(BIN / "forge-proxy"),
+            "serve",
+            "--engine",
+            "scripted",
+            "--command",
+            "echo hi",
+            "--uds",
+            str(sock),
+            "--run-dir",
+            str(run_dir),
+            "--model",
+            "policy",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not sock.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, (
+                proc.stdout.read() if proc.stdout else ""
+            )
+            time.sleep(0.1)
+        http = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
+        client = openai.OpenAI(base_url="http://localhost/rollouts/r1/v1", api_key="x", http_client=http)
+        tools = [
+            {
+                "type": "function",
+                "function": {
+                    "name": "bash",
+                    "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
+                },
+            }
+        ]
+        answer = client.chat.completions.create(
+            model="policy", messages=[{"role": "user", "content": "go"}], tools=tools
+        )
+        assert json.loads(answer.choices[0].message.tool_calls[0].function.arguments) == {
+            "command": "echo hi"
+        }
+        assert http.post("/rollouts/r1/reward", json={"reward": 1}).json()["reward"] == 1.0
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    out = subprocess.run(
+        [str(BIN / "forge-proxy"), "export", str(run_dir), "-o", str(tmp_path / "r.sft.jsonl")],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    example = json.loads((tmp_path / "r.sft.jsonl").read_text())
+    assert example["rollout_id"] == "r1" and example["reward"] == 1.0
+    chains = subprocess.run(
+        [str(BIN / "forge-proxy"), "export", str(run_dir), "-o", str(tmp_path / "c.jsonl")],
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        chains.returncode == 0 and "0 chain(s) from 1 rollout(s)" in chains.stdout
+    )  # no token ids: no chains
+
+
+def test_serve_refuses_bad_engine_options(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [str(BIN / "forge-proxy"), "serve", "--engine", "vllm", "--run-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0 and "needs --upstream" in out.stderr
