@@ -18,7 +18,6 @@ BIN = Path(sys.executable).parent
     [
         ["forge-train", "rl", "--catalog", "catalog/claw"],
         ["forge-train", "eval", "runs/x"],
-        ["forge-proxy", "serve"],
         ["forge-synth", "propose", "--domain", "browser"],
         ["forge-env", "run", "some-task", "--harness", "codex"],
         ["forge-env", "harness", "list"],
