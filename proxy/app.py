@@ -27,7 +27,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.control import Control
@@ -73,7 +73,7 @@ class ProxyServer:
         self.config = config or ProxyConfig()
         self.control = Control(self.config.retry_after_sec)
 
-    def _check_model(self, model: str) -> None:
+    def check_model(self, model: str) -> None:
         if not self.config.accept_any_model and model not in self.config.models:
             raise UnknownModel(f"model {model!r} is not served here; served: {', '.join(self.config.models)}")
 
@@ -106,7 +106,7 @@ class ProxyServer:
                 record.stream = bool(body.get("stream"))
                 record.model = body.get("model") if isinstance(body.get("model"), str) else None
             generation_request, parsed = wire.parse(body)
-            self._check_model(generation_request.model)
+            self.check_model(generation_request.model)
             overrides = self.config.overrides.merged(self.control.rollout_overrides.get(rollout))
             generation_request = overrides.apply(generation_request)
             generation_request.rollout_id = rollout
@@ -239,12 +239,10 @@ def _count_tokens(server: ProxyServer) -> Any:
             except ValueError as exc:
                 raise BadRequest(f"the request body is not valid JSON: {exc}") from None
             generation_request = messages.parse_count_tokens(body)
-            server._check_model(generation_request.model)
+            server.check_model(generation_request.model)
             return JSONResponse(messages.render_count(await server.engine.count_tokens(generation_request)))
         except ProxyError as exc:
             return JSONResponse(messages.render_error(exc), status_code=exc.status)
-        except ValidationError as exc:  # pragma: no cover - validate() turns these into BadRequest
-            return JSONResponse(messages.render_error(BadRequest(str(exc))), status_code=400)
 
     return endpoint
 
