@@ -26,13 +26,15 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
+from starlette.routing import Route
 
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.control import Control
 from proxy.engines.base import Engine
 from proxy.errors import BadRequest, BodyTooLarge, Paused, ProxyError, UnknownModel
+from proxy.record_writer import RecordWriter
 from proxy.records import UNTAGGED, CallRecord, CallStatus, WireApi
 from proxy.store import CallStore
 from proxy.wire import WIRE_ADAPTERS, messages
@@ -70,6 +72,7 @@ class ProxyServer:
     def __init__(self, engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> None:
         self.engine = engine
         self.store = store
+        self.writer = RecordWriter(store)
         self.config = config or ProxyConfig()
         self.control = Control(self.config.retry_after_sec)
 
@@ -121,11 +124,9 @@ class ProxyServer:
             record.upstream = generation.upstream
             await self._record(record, clock)
             if record.stream:
-                return StreamingResponse(
-                    wire.stream(generation, parsed, call_id),
-                    media_type="text/event-stream",
-                    headers={"cache-control": "no-cache"},
-                )
+                # the whole generation is known: the events go out in one body, parsed incrementally as ever
+                events = "".join(wire.stream(generation, parsed, call_id))
+                return Response(events, media_type="text/event-stream", headers={"cache-control": "no-cache"})
             return JSONResponse(record.response)
         except ProxyError as exc:
             return await self._error(record, wire.error, exc, clock)
@@ -135,7 +136,7 @@ class ProxyServer:
 
     async def _record(self, record: CallRecord, clock: float) -> None:
         record.latency_ms = (time.perf_counter() - clock) * 1000
-        await asyncio.to_thread(self.store.record, record)
+        await self.writer.write(record)
 
     async def _error(self, record: CallRecord, render: Any, exc: ProxyError, clock: float) -> Response:
         record.status = CallStatus.REJECTED if isinstance(exc, _REJECTED) else CallStatus.FAILED
@@ -154,6 +155,7 @@ def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         await engine.aclose()
+        server.writer.close()
 
     app = FastAPI(title="OpenForge proxy", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.server = server
@@ -164,7 +166,8 @@ def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = No
             ("/v1/responses", WireApi.RESPONSES),
             ("/v1/messages", WireApi.MESSAGES),
         ):
-            app.add_api_route(prefix + path, _endpoint(server, api), methods=["POST"])
+            # plain Starlette routes: the hot path skips FastAPI's dependency machinery
+            app.router.routes.append(Route(prefix + path, _endpoint(server, api), methods=["POST"]))
         app.add_api_route(prefix + "/v1/messages/count_tokens", _count_tokens(server), methods=["POST"])
         app.add_api_route(prefix + "/v1/models", _models(server), methods=["GET"])
 
@@ -225,8 +228,8 @@ def _status(server: ProxyServer) -> dict[str, Any]:
 
 
 def _endpoint(server: ProxyServer, api: WireApi) -> Any:
-    async def endpoint(request: Request, rollout_id: str | None = None) -> Response:
-        return await server.serve(api, request, rollout_id)
+    async def endpoint(request: Request) -> Response:
+        return await server.serve(api, request, request.path_params.get("rollout_id"))
 
     return endpoint
 

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -240,43 +240,57 @@ class CallStore:
     def record(self, call: CallRecord) -> CallRecord:
         """Store a call, committed; returns it with its `seq` (the next in its rollout; the given one is
         ignored)."""
-        prompt = _pack(call.prompt_ids, "i")
-        completion = _pack(call.completion_ids, "i")
-        logprobs = _pack(call.logprobs, "d")
-        request, response = _json(call.request), _json(call.response)
+        return self.record_many([call])[0]
+
+    def record_many(self, calls: Sequence[CallRecord]) -> list[CallRecord]:
+        """Store several calls in one transaction (group commit), in order; each gets its `seq`."""
+        rows = [
+            (
+                call,
+                _pack(call.prompt_ids, "i"),
+                _pack(call.completion_ids, "i"),
+                _pack(call.logprobs, "d"),
+                _json(call.request),
+                _json(call.response),
+            )
+            for call in calls
+        ]
+        stored = []
         with self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO rollouts (rollout_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (call.rollout_id, time.time()),
-            )
-            seq = conn.execute(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM calls WHERE rollout_id = ?", (call.rollout_id,)
-            ).fetchone()[0]
-            conn.execute(
-                f"INSERT INTO calls ({_CALL_COLUMNS}) VALUES ({', '.join('?' * 19)})",
-                (
-                    call.rollout_id,
-                    seq,
-                    call.call_id,
-                    call.wire_api.value,
-                    int(call.stream),
-                    call.model,
-                    request,
-                    response,
-                    prompt,
-                    completion,
-                    logprobs,
-                    call.finish_reason,
-                    call.policy_version,
-                    call.upstream,
-                    call.status.value,
-                    call.http_status,
-                    call.error,
-                    call.started_at,
-                    call.latency_ms,
-                ),
-            )
-        return call.model_copy(update={"seq": seq})
+            for call, prompt, completion, logprobs, request, response in rows:
+                conn.execute(
+                    "INSERT INTO rollouts (rollout_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (call.rollout_id, time.time()),
+                )
+                seq = conn.execute(
+                    "SELECT COALESCE(MAX(seq) + 1, 0) FROM calls WHERE rollout_id = ?", (call.rollout_id,)
+                ).fetchone()[0]
+                conn.execute(
+                    f"INSERT INTO calls ({_CALL_COLUMNS}) VALUES ({', '.join('?' * 19)})",
+                    (
+                        call.rollout_id,
+                        seq,
+                        call.call_id,
+                        call.wire_api.value,
+                        int(call.stream),
+                        call.model,
+                        request,
+                        response,
+                        prompt,
+                        completion,
+                        logprobs,
+                        call.finish_reason,
+                        call.policy_version,
+                        call.upstream,
+                        call.status.value,
+                        call.http_status,
+                        call.error,
+                        call.started_at,
+                        call.latency_ms,
+                    ),
+                )
+                stored.append(call.model_copy(update={"seq": seq}))
+        return stored
 
     def calls(self, rollout_id: str) -> list[CallRecord]:
         """A rollout's calls in `seq` order (empty when it has none)."""

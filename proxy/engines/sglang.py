@@ -52,12 +52,8 @@ class SGLangBackend(TokenBackend):
 
     async def context_window(self) -> int | None:
         if self._window is None:
-            try:
-                info = await self.client._client.get(f"{self.client.base_urls[0]}/model_info")
-                data = info.json() if info.is_success else {}
-                self._window = int(data.get("max_context_length") or data.get("context_length") or 0) or None
-            except Exception:
-                self._window = None
+            data = await self.client.get("/model_info") or {}
+            self._window = int(data.get("max_context_length") or data.get("context_length") or 0) or None
         return self._window
 
     async def aclose(self) -> None:

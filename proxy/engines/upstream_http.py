@@ -1,18 +1,22 @@
 """Calling an upstream over HTTP with retries, and sticky routing of rollouts to replicas.
 
-Retries: 429, 5xx, timeouts and connection errors are retried with exponential backoff and jitter
-(honouring Retry-After); anything else fails at once. The last failure becomes an UpstreamError.
+aiohttp rather than httpx here: on the proxy's hot path httpx's connection pool costs more per call than
+the whole rest of the proxy (see docs/benchmarks.md). The first attempt runs bare; only a retryable
+failure (429, 5xx, timeout, connection error) enters tenacity's backoff loop, with jitter and
+Retry-After honoured. The last failure becomes an UpstreamError.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import re
 import threading
 from typing import Any
 
-import httpx
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+import aiohttp
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from proxy.errors import ContextOverflow, UpstreamError
 
@@ -30,11 +34,16 @@ class _Retryable(Exception):
         self.retry_after = retry_after
 
 
-def _retry_after(response: httpx.Response) -> float | None:
+def _retry_after(headers: Any) -> float | None:
     try:
-        return float(response.headers.get("retry-after", ""))
-    except ValueError:
+        return float(headers.get("retry-after", ""))
+    except (TypeError, ValueError):
         return None
+
+
+def _wait(state: Any) -> float:
+    exc = state.outcome.exception() if state.outcome else None
+    return max(_BACKOFF(state), getattr(exc, "retry_after", None) or 0.0)
 
 
 class UpstreamClient:
@@ -46,18 +55,14 @@ class UpstreamClient:
         headers: dict[str, str] | None = None,
         timeout: float = 600.0,
         max_attempts: int = 4,
-        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if not base_urls:
             raise ValueError("give at least one upstream URL")
         self.base_urls = [u.rstrip("/") for u in base_urls]
+        self.headers = dict(headers or {})
+        self.timeout = timeout
         self.max_attempts = max_attempts
-        self._client = httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(timeout, connect=10.0),
-            limits=httpx.Limits(max_connections=1024, max_keepalive_connections=256),
-            transport=transport,
-        )
+        self._sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
         self._sticky: dict[str, str] = {}
         self._next = itertools.cycle(self.base_urls)
         self._lock = threading.Lock()
@@ -71,57 +76,80 @@ class UpstreamClient:
                 self._sticky[rollout_id] = next(self._next)
             return self._sticky[rollout_id]
 
+    def _session(self) -> aiohttp.ClientSession:
+        loop = asyncio.get_running_loop()
+        session = self._sessions.get(loop)
+        if session is None or session.closed:
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=1024, limit_per_host=0, keepalive_timeout=30),
+                headers=self.headers,
+                timeout=aiohttp.ClientTimeout(total=self.timeout, connect=10.0),
+                json_serialize=json.dumps,
+            )
+            self._sessions[loop] = session
+        return session
+
+    async def _attempt(self, url: str, body: dict[str, Any], headers: dict[str, str] | None) -> Any:
+        try:
+            async with self._session().post(url, json=body, headers=headers) as response:
+                if response.status in RETRY_STATUSES:
+                    raise _Retryable(
+                        f"{response.status}: {(await response.text())[:500]}",
+                        502,
+                        _retry_after(response.headers),
+                    )
+                if response.status >= 400:
+                    text = await response.text()
+                    if response.status in (400, 413) and _OVERFLOW.search(text):
+                        raise ContextOverflow(f"upstream {url}: {text[:500]}", status=400)
+                    raise UpstreamError(
+                        f"upstream {url} answered {response.status}: {text[:1000]}", status=502
+                    )
+                return await response.json(content_type=None)
+        except TimeoutError as exc:
+            raise _Retryable(f"timed out after {self.timeout:.0f}s", 504) from exc
+        except aiohttp.ClientError as exc:
+            raise _Retryable(f"cannot reach {url}: {exc}", 502) from exc
+
     async def post(
         self,
         path: str,
         body: dict[str, Any],
         rollout_id: str | None = None,
         headers: dict[str, str] | None = None,
-    ) -> tuple[dict[str, Any], str]:
+    ) -> tuple[Any, str]:
         """POST and return (JSON body, replica URL)."""
         base = self.replica(rollout_id)
         url = f"{base}{path}"
-
-        def retryable(exc: BaseException) -> bool:
-            return isinstance(exc, _Retryable)
-
-        def wait(state: Any) -> float:
-            exc = state.outcome.exception() if state.outcome else None
-            hinted = getattr(exc, "retry_after", None)
-            backoff = _BACKOFF(state)
-            return max(backoff, hinted or 0.0)
-
         try:
+            try:
+                return await self._attempt(url, body, headers), base
+            except _Retryable:
+                if self.max_attempts <= 1:
+                    raise
             async for attempt in AsyncRetrying(
-                retry=retry_if_exception(retryable),
-                wait=wait,
-                stop=stop_after_attempt(self.max_attempts),
+                retry=retry_if_exception_type(_Retryable),
+                wait=_wait,
+                stop=stop_after_attempt(self.max_attempts - 1),
                 reraise=True,
             ):
                 with attempt:
-                    try:
-                        response = await self._client.post(url, json=body, headers=headers)
-                    except httpx.TimeoutException as exc:
-                        raise _Retryable(f"timed out: {exc}", 504) from exc
-                    except httpx.TransportError as exc:
-                        raise _Retryable(f"cannot reach {base}: {exc}", 502) from exc
-                    if response.status_code in RETRY_STATUSES:
-                        raise _Retryable(
-                            f"{response.status_code}: {response.text[:500]}", 502, _retry_after(response)
-                        )
-                    if response.status_code in (400, 413) and _OVERFLOW.search(response.text):
-                        raise ContextOverflow(f"upstream {url}: {response.text[:500]}", status=400)
-                    if response.is_error:
-                        raise UpstreamError(
-                            f"upstream {url} answered {response.status_code}: {response.text[:1000]}",
-                            status=502,
-                        )
-                    return response.json(), base
+                    return await self._attempt(url, body, headers), base
         except _Retryable as exc:
             raise UpstreamError(
                 f"upstream {url} failed after {self.max_attempts} attempts: {exc}", status=exc.status
             ) from exc
         raise UpstreamError(f"upstream {url} gave no answer")  # pragma: no cover - reraise=True
 
+    async def get(self, path: str) -> Any:
+        """GET from the first replica (model info and the like); None when it fails."""
+        try:
+            async with self._session().get(f"{self.base_urls[0]}{path}") as response:
+                return await response.json(content_type=None) if response.status < 400 else None
+        except (aiohttp.ClientError, TimeoutError, ValueError):
+            return None
+
     async def aclose(self) -> None:
-        await self._client.aclose()
+        for session in list(self._sessions.values()):
+            await session.close()
+        self._sessions.clear()
