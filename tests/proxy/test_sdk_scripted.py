@@ -216,3 +216,23 @@ def test_rollout_identity_rewards_pause_and_policy_version(proxy: tuple[Backgrou
     assert [c["policy_version"] for c in rollout["calls"]] == [0, 0, 3]
     assert [c["http_status"] for c in rollout["calls"]] == [200, 429, 200]
     assert store.calls("untagged")[0].status is CallStatus.OK
+
+
+def test_concurrent_calls_are_all_recorded_in_order(proxy: tuple[BackgroundServer, CallStore]) -> None:
+    """64 calls at once share group commits; each is committed before its answer, seqs 0..63, none lost."""
+    import asyncio
+
+    server, store = proxy
+
+    async def burst() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            body = {"model": "forge-policy", "messages": [{"role": "user", "content": "hi"}]}
+            answers = await asyncio.gather(
+                *(http.post("/rollouts/burst/v1/chat/completions", json=body) for _ in range(64))
+            )
+            return [a.status_code for a in answers]
+
+    assert asyncio.run(burst()) == [200] * 64
+    calls = store.calls("burst")
+    assert [c.seq for c in calls] == list(range(64))
+    assert len({c.call_id for c in calls}) == 64
