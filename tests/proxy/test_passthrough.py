@@ -201,3 +201,31 @@ def test_an_upstream_context_overflow_is_a_length_finish(tmp_path: Path) -> None
     assert answer.choices[0].finish_reason == "length"
     assert store.calls("t4")[0].finish_reason == "length"
     store.close()
+
+
+def test_token_ids_from_the_upstream_are_recorded(tmp_path: Path, tiny_model_dir: Path) -> None:
+    """A vLLM-style upstream that returns prompt_token_ids / token_ids (here: proxy B on the token path)."""
+    from proxy.engines.scripted import ScriptedTokenEngine
+
+    upstream_store = CallStore.for_run(tmp_path / "b")
+    b = create_app(
+        ScriptedTokenEngine(tiny_model_dir, final="From the teacher."),
+        upstream_store,
+        ProxyConfig(models=["teacher-model"]),
+    )
+    with BackgroundServer(b) as upstream:
+        front, store = _front(
+            tmp_path, OpenAIPassthrough(f"{upstream.url}/v1", model="teacher-model", request_token_ids=True)
+        )
+        with front:
+            client = openai.OpenAI(base_url=f"{front.url}/v1", api_key="forge-ids", max_retries=0)
+            answer = client.chat.completions.create(
+                model="policy", messages=[{"role": "user", "content": "hi"}]
+            )
+    assert answer.choices[0].message.content == "From the teacher."
+    (call,) = store.calls("ids")
+    (teacher_call,) = upstream_store.calls("untagged")
+    assert call.prompt_ids == teacher_call.prompt_ids and call.completion_ids == teacher_call.completion_ids
+    assert call.completion_ids
+    store.close()
+    upstream_store.close()
