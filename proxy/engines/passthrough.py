@@ -33,10 +33,6 @@ _FINISH = {
 }
 
 
-def _urls(base_url: str | list[str]) -> list[str]:
-    return [base_url] if isinstance(base_url, str) else list(base_url)
-
-
 class OpenAIPassthrough(Engine):
     """Forward as Chat Completions to `base_url` (…/v1)."""
 
@@ -52,9 +48,7 @@ class OpenAIPassthrough(Engine):
         max_attempts: int = 4,
     ) -> None:
         headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        self.client = UpstreamClient(
-            _urls(base_url), headers=headers, timeout=timeout, max_attempts=max_attempts
-        )
+        self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
         self.request_token_ids = request_token_ids
 
@@ -175,9 +169,7 @@ class AnthropicPassthrough(Engine):
         headers = {"anthropic-version": "2023-06-01"}
         if api_key:
             headers["x-api-key"] = api_key
-        self.client = UpstreamClient(
-            _urls(base_url), headers=headers, timeout=timeout, max_attempts=max_attempts
-        )
+        self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
         self.default_max_tokens = default_max_tokens
 

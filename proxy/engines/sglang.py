@@ -16,8 +16,7 @@ class SGLangBackend(TokenBackend):
     name = "sglang"
 
     def __init__(self, base_url: str | list[str], timeout: float = 600.0, max_attempts: int = 4) -> None:
-        urls = [base_url] if isinstance(base_url, str) else list(base_url)
-        self.client = UpstreamClient(urls, timeout=timeout, max_attempts=max_attempts)
+        self.client = UpstreamClient(base_url, timeout=timeout, max_attempts=max_attempts)
         self._window: int | None = None
 
     async def generate(
@@ -63,6 +62,8 @@ class SGLangBackend(TokenBackend):
 class SGLangEngine(TokenEngine):
     """`--engine sglang --upstream URL --tokenizer DIR`."""
 
+    backend_name = "sglang"
+
     def __init__(
         self,
         base_url: str | list[str],
@@ -70,18 +71,12 @@ class SGLangEngine(TokenEngine):
         parser: str = "qwen3",
         context_window: int | None = None,
     ) -> None:
-        super().__init__(SGLangBackend(base_url), tokenizer, parser=parser, context_window=context_window)
+        backend = SGLangBackend(base_url)
+        backend.name = self.backend_name
+        super().__init__(backend, tokenizer, parser=parser, context_window=context_window)
 
 
 class LocalEngine(SGLangEngine):
-    """Our CPU engine (`forge-proxy engine local --model DIR`); the tokenizer is the model's own."""
+    """Our CPU engine (`forge-proxy engine local --model DIR`), which speaks SGLang's `/generate`."""
 
-    def __init__(
-        self,
-        base_url: str | list[str],
-        tokenizer: str | Path,
-        parser: str = "qwen3",
-        context_window: int | None = None,
-    ) -> None:
-        super().__init__(base_url, tokenizer, parser=parser, context_window=context_window)
-        self.backend.name = self.name = "local"
+    backend_name = "local"

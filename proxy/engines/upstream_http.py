@@ -51,14 +51,15 @@ class UpstreamClient:
 
     def __init__(
         self,
-        base_urls: list[str],
+        base_urls: str | list[str],
         headers: dict[str, str] | None = None,
         timeout: float = 600.0,
         max_attempts: int = 4,
     ) -> None:
-        if not base_urls:
+        urls = [base_urls] if isinstance(base_urls, str) else list(base_urls)
+        if not urls:
             raise ValueError("give at least one upstream URL")
-        self.base_urls = [u.rstrip("/") for u in base_urls]
+        self.base_urls = [u.rstrip("/") for u in urls]
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.max_attempts = max_attempts

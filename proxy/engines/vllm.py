@@ -22,9 +22,8 @@ class VLLMBackend(TokenBackend):
         timeout: float = 600.0,
         max_attempts: int = 4,
     ) -> None:
-        urls = [base_url] if isinstance(base_url, str) else list(base_url)
         headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        self.client = UpstreamClient(urls, headers=headers, timeout=timeout, max_attempts=max_attempts)
+        self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
 
     async def generate(
