@@ -17,6 +17,7 @@ from collections import OrderedDict
 from typing import Any
 
 from proxy.conversation import GenerationRequest, Message, Tool, ToolCall
+from proxy.wire.chat import chat_tool
 from proxy.wire.common import parse_arguments
 
 MAX_REMEMBERED_TURNS = 100_000
@@ -53,13 +54,7 @@ def hf_messages(messages: list[Message]) -> list[dict[str, Any]]:
 def hf_tools(tools: list[Tool]) -> list[dict[str, Any]] | None:
     if not tools:
         return None
-    return [
-        {
-            "type": "function",
-            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
-        }
-        for t in tools
-    ]
+    return [chat_tool(t) for t in tools]
 
 
 class PromptRenderer:

@@ -20,6 +20,7 @@ from proxy.engines.passthrough import AnthropicPassthrough, OpenAIPassthrough
 from proxy.errors import ProxyError
 from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.wire import WIRE_ADAPTERS
+from proxy.wire.chat import chat_message, chat_tool
 from proxy.wire.responses import items_to_messages
 
 
@@ -55,24 +56,8 @@ def _key(message: Message) -> tuple[Any, ...]:
 
 
 def _chat_message(message: Message) -> dict[str, Any]:
-    item: dict[str, Any] = {"role": message.role, "content": message.content}
-    if message.reasoning:
-        item["reasoning_content"] = message.reasoning
-    if message.tool_calls:
-        item["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in message.tool_calls
-        ]
-    if message.tool_call_id:
-        item["tool_call_id"] = message.tool_call_id
-    return item
-
-
-def _tool(tool: Tool) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
-    }
+    # chat templates render a null content as text, so SFT data keeps the empty string
+    return {**chat_message(message), "content": message.content}
 
 
 def conversations(calls: Sequence[CallRecord], reward: float | None = None) -> list[SFTExample]:
@@ -103,7 +88,7 @@ def conversations(calls: Sequence[CallRecord], reward: float | None = None) -> l
             SFTExample(
                 rollout_id=call.rollout_id,
                 messages=[_chat_message(m) for m in messages],
-                tools=[_tool(t) for t in tools],
+                tools=[chat_tool(t) for t in tools],
                 reward=reward,
                 call_seqs=sorted(set(seqs)),
             )

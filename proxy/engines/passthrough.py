@@ -16,6 +16,7 @@ from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
 from proxy.engines.base import Engine
 from proxy.engines.upstream_http import UpstreamClient
 from proxy.errors import ContextOverflow, UpstreamError
+from proxy.wire.chat import chat_message, chat_tool
 from proxy.wire.common import parse_arguments
 
 _FINISH = {
@@ -53,34 +54,11 @@ class OpenAIPassthrough(Engine):
         self.request_token_ids = request_token_ids
 
     def build(self, request: GenerationRequest) -> dict[str, Any]:
-        messages = []
-        for m in request.messages:
-            item: dict[str, Any] = {"role": m.role, "content": m.content}
-            if m.role == "assistant":
-                if m.tool_calls:
-                    item["tool_calls"] = [
-                        {
-                            "id": c.id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": c.arguments},
-                        }
-                        for c in m.tool_calls
-                    ]
-                    item["content"] = m.content or None
-                if m.reasoning and self.request_token_ids:
-                    item["reasoning_content"] = m.reasoning  # vLLM-style upstreams take it back
-            if m.role == "tool":
-                item["tool_call_id"] = m.tool_call_id
-            messages.append(item)
+        # vLLM-style upstreams take reasoning back; others may refuse the field
+        messages = [chat_message(m, reasoning=self.request_token_ids) for m in request.messages]
         body: dict[str, Any] = {"model": self.model or request.model, "messages": messages, "stream": False}
         if request.tools:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
-                }
-                for t in request.tools
-            ]
+            body["tools"] = [chat_tool(t) for t in request.tools]
             body["parallel_tool_calls"] = request.parallel_tool_calls
             if isinstance(request.tool_choice, str) and request.tool_choice in ("auto", "none", "required"):
                 body["tool_choice"] = request.tool_choice

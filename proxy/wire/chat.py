@@ -136,19 +136,34 @@ def parse_request(body: Any) -> tuple[GenerationRequest, ChatRequestIn]:
     )
 
 
-def _message(gen: Generation) -> dict[str, Any]:
-    message: dict[str, Any] = {
-        "role": "assistant",
-        "content": gen.text if gen.text or not gen.tool_calls else None,
-    }
-    if gen.reasoning:
-        message["reasoning_content"] = gen.reasoning
-    if gen.tool_calls:
-        message["tool_calls"] = [
+def chat_message(message: Message, reasoning: bool = True) -> dict[str, Any]:
+    """A conversation turn as a Chat Completions message (vLLM's `reasoning_content` when `reasoning`)."""
+    item: dict[str, Any] = {"role": message.role, "content": message.content}
+    if reasoning and message.reasoning:
+        item["reasoning_content"] = message.reasoning
+    if message.tool_calls:
+        item["tool_calls"] = [
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in gen.tool_calls
+            for c in message.tool_calls
         ]
-    return message
+        item["content"] = message.content or None
+    if message.role == "tool":
+        item["tool_call_id"] = message.tool_call_id
+    return item
+
+
+def chat_tool(tool: Tool) -> dict[str, Any]:
+    """A function tool in the Chat Completions (and Hugging Face chat template) shape."""
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+    }
+
+
+def _message(gen: Generation) -> dict[str, Any]:
+    return chat_message(
+        Message(role="assistant", content=gen.text, reasoning=gen.reasoning, tool_calls=gen.tool_calls)
+    )
 
 
 def _usage(gen: Generation) -> dict[str, int]:
