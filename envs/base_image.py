@@ -51,6 +51,7 @@ class BaseRecipe(BaseModel):
             "python3",
             "less",
             "file",
+            "strace",
         ]
     )
     from_image: str | None = None

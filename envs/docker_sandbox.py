@@ -131,6 +131,13 @@ class DockerSandbox(Sandbox):
         }
         env = dict(spec.env)
         volumes: dict[str, dict[str, str]] = {}
+        for mount in spec.mounts:
+            if not mount.source.exists():
+                raise SandboxStartError(f"cannot mount {mount.source} at {mount.target}: no such path")
+            volumes[str(mount.source.resolve())] = {
+                "bind": mount.target,
+                "mode": "ro" if mount.read_only else "rw",
+            }
         if spec.network is NetworkMode.MODEL_ONLY:
             assert spec.model_endpoint is not None
             folder = relay_root() / uuid.uuid4().hex[:12]

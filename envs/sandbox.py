@@ -35,6 +35,14 @@ class ExecResult(BaseModel):
         return self.exit_code == 0 and not self.timed_out
 
 
+class Mount(BaseModel):
+    """A host directory shown inside the sandbox (harness bundles are mounted read-only this way)."""
+
+    source: Path
+    target: str
+    read_only: bool = True
+
+
 class SandboxSpec(BaseModel):
     """Everything needed to start one sandbox."""
 
@@ -51,6 +59,7 @@ class SandboxSpec(BaseModel):
     pids_limit: int | None = 4096
     workdir: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
+    mounts: list[Mount] = Field(default_factory=list)
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra labels; `openforge.*` identity labels are always added."""
     task: str = ""

@@ -94,7 +94,8 @@ def init_model(
 def serve(
     engine: str = typer.Option(
         "scripted",
-        help="scripted | scripted-tokens | local | sglang | vllm | openai | anthropic, or module:Class.",
+        help="scripted | scripted-tokens | oracle | nop | local | sglang | vllm | openai | anthropic,"
+        " or module:Class.",
     ),
     upstream: list[str] = typer.Option([], help="Engine URL; repeat for replicas (rollouts stick to one)."),
     tokenizer: Path | None = typer.Option(None, help="Model directory with the tokenizer and chat template."),
@@ -102,6 +103,9 @@ def serve(
     api_key_env: str | None = typer.Option(None, help="Environment variable holding the upstream API key."),
     command: list[str] = typer.Option(
         [], "--command", help="Scripted engines: a command to run; repeatable."
+    ),
+    catalog: list[Path] = typer.Option(
+        [], "--catalog", help="Oracle engine: a catalog or task folder whose solutions it runs; repeatable."
     ),
     run_dir: Path = typer.Option(Path("runs/proxy"), help="Where calls are recorded (calls.sqlite)."),
     host: str = typer.Option("127.0.0.1"),
@@ -125,6 +129,7 @@ def serve(
         upstream_model=upstream_model,
         api_key_env=api_key_env,
         commands=command,
+        catalog=catalog,
     )
     config = ProxyConfig(
         models=model,

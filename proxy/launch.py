@@ -26,6 +26,8 @@ class EngineOptions(BaseModel):
     """Name of the environment variable holding the upstream's API key (never the key itself)."""
     commands: list[str] = Field(default_factory=list)
     """Scripted engines: the commands to run through the client's shell tool."""
+    catalog: list[Path] = Field(default_factory=list)
+    """Oracle engine: task folders or catalogs whose reference solutions it runs."""
 
 
 def build_engine(options: EngineOptions) -> Engine:
@@ -41,8 +43,14 @@ def build_engine(options: EngineOptions) -> Engine:
     api_key = os.environ.get(options.api_key_env, "") if options.api_key_env else ""
     if options.api_key_env and not api_key:
         raise ValueError(f"--api-key-env {options.api_key_env}: that environment variable is not set")
+    if name == "oracle" and not options.catalog:
+        raise ValueError("engine 'oracle' needs --catalog DIR (the tasks whose solutions it runs)")
     kwargs: dict[str, object] = {}
-    if name == "scripted":
+    if name == "oracle":
+        kwargs = {"catalog": options.catalog, "tokenizer": options.tokenizer}
+    elif name == "nop":
+        kwargs = {"tokenizer": options.tokenizer}
+    elif name == "scripted":
         kwargs = {"commands": options.commands or None}
     elif name == "scripted-tokens":
         kwargs = {"tokenizer": options.tokenizer, "commands": options.commands or None}

@@ -35,6 +35,8 @@ class Engine(ABC):
 
 ENGINES: dict[str, str] = {
     "scripted": "proxy.engines.scripted:ScriptedEngine",
+    "oracle": "proxy.engines.oracle:OracleEngine",
+    "nop": "proxy.engines.oracle:NopEngine",
     "scripted-tokens": "proxy.engines.scripted:ScriptedTokenEngine",
     "local": "proxy.engines.sglang:LocalEngine",
     "sglang": "proxy.engines.sglang:SGLangEngine",

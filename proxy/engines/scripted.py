@@ -11,7 +11,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
 from proxy.engines.base import Engine
@@ -20,6 +20,12 @@ from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, Tok
 
 DEFAULT_COMMANDS = ("echo forge-scripted > forge_scripted.txt",)
 DEFAULT_FINAL = "Done: the scripted commands ran."
+
+
+class Policy(Protocol):
+    """A model stand-in: the next assistant turn for a conversation."""
+
+    def next_turn(self, request: GenerationRequest) -> Generation: ...
 
 
 @dataclass
@@ -67,13 +73,12 @@ class ScriptedEngine(Engine):
 
 
 class ScriptedTokens(TokenBackend):
-    """The scripted policy written in Qwen3's native format and tokenized: the full token path, no model.
-
-    Log-probs are 0.0 (the policy is deterministic)."""
+    """A policy (scripted, oracle, nop) written in Qwen3's native format and tokenized: the full token
+    path, no model. Log-probs are 0.0 (the policy is deterministic)."""
 
     name = "scripted-tokens"
 
-    def __init__(self, tokenizer: Any, policy: ScriptedPolicy) -> None:
+    def __init__(self, tokenizer: Any, policy: Policy) -> None:
         self.tokenizer = tokenizer
         self.policy = policy
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from envs.connect_trace import Connect, outside_connects, parse_strace
 
 REPO = Path(__file__).resolve().parents[2]
 FORWARD_PY = REPO / "envs" / "sandbox_files" / "forward.py"
@@ -264,28 +265,6 @@ def not_installed_reason(name: str) -> str:
 
 # --- running inside a loopback-only network namespace -------------------------------------------------
 
-Family = Literal["AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK", "AF_UNSPEC", "other"]
-
-
-@dataclass(frozen=True)
-class Connect:
-    """One socket address the CLI (or a child of it) connected or sent to, from strace."""
-
-    syscall: str  # connect | sendto | sendmsg
-    family: Family
-    address: str  # "127.0.0.1:8080", "[::1]:53", a Unix path ("@name" for abstract), "" for netlink
-    result: str  # "0", "-1 ENETUNREACH (...)", "?" when strace saw no result
-
-    @property
-    def host(self) -> str:
-        return self.address.rsplit(":", 1)[0].strip("[]") if self.family in ("AF_INET", "AF_INET6") else ""
-
-    @property
-    def port(self) -> int | None:
-        if self.family in ("AF_INET", "AF_INET6"):
-            return int(self.address.rsplit(":", 1)[1])
-        return None
-
 
 class NetnsResult(subprocess.CompletedProcess[str]):
     """The CLI's exit status and output, plus what the run saw of it."""
@@ -310,66 +289,7 @@ class NetnsResult(subprocess.CompletedProcess[str]):
 
     def outside_connects(self, port: int) -> list[Connect]:
         """Every address that is not the forwarder's 127.0.0.1:port, a Unix socket or netlink."""
-        allowed_inet = {f"127.0.0.1:{port}"}
-        return [
-            c
-            for c in self.connects
-            if not (
-                c.family in ("AF_UNIX", "AF_NETLINK", "AF_UNSPEC")
-                or (c.family == "AF_INET" and c.address in allowed_inet)
-            )
-        ]
-
-
-_SYSCALL = re.compile(r"^(?:\[pid\s+)?(\d+)\]?\s+(connect|sendto|sendmsg)\((.*)$")
-_RESUMED = re.compile(r"^(?:\[pid\s+)?(\d+)\]?\s+<\.\.\. (connect|sendto|sendmsg) resumed>.*\)\s+=\s+(.*)$")
-_INET = re.compile(r'sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')
-_INET6 = re.compile(r'sa_family=AF_INET6, sin6_port=htons\((\d+)\).*?inet_pton\(AF_INET6, "([^"]+)"')
-_UNIX = re.compile(r'sa_family=AF_UNIX, sun_path=(@?)"((?:[^"\\]|\\.)*)"')
-_FAMILY = re.compile(r"sa_family=(AF_\w+)")
-
-
-def _parse_address(text: str) -> tuple[Family, str] | None:
-    if m := _INET.search(text):
-        return "AF_INET", f"{m.group(2)}:{m.group(1)}"
-    if m := _INET6.search(text):
-        return "AF_INET6", f"[{m.group(2)}]:{m.group(1)}"
-    if m := _UNIX.search(text):
-        return "AF_UNIX", m.group(1) + m.group(2)
-    if m := _FAMILY.search(text):
-        family = m.group(1)
-        if family in ("AF_NETLINK", "AF_UNSPEC", "AF_UNIX"):
-            return family, ""  # type: ignore[return-value]
-        return "other", text[m.start() : m.start() + 200]
-    return None
-
-
-def parse_strace(text: str) -> list[Connect]:
-    """connect()/sendto()/sendmsg() calls that name an address, in the order strace saw them."""
-    found: list[Connect] = []
-    pending: dict[tuple[str, str], int] = {}  # (pid, syscall) -> index in found awaiting its result
-    for line in text.splitlines():
-        if m := _RESUMED.match(line):
-            index = pending.pop((m.group(1), m.group(2)), None)
-            if index is not None:
-                c = found[index]
-                found[index] = Connect(c.syscall, c.family, c.address, m.group(3).strip())
-            continue
-        m = _SYSCALL.match(line)
-        if not m:
-            continue
-        pid, syscall, rest = m.groups()
-        parsed = _parse_address(rest)
-        if parsed is None:  # sendto/sendmsg on a connected socket: no address
-            continue
-        family, address = parsed
-        if rest.endswith("<unfinished ...>"):
-            pending[(pid, syscall)] = len(found)
-            result = "?"
-        else:
-            result = rest.rsplit(" = ", 1)[1].strip() if " = " in rest else "?"
-        found.append(Connect(syscall, family, address, result))
-    return found
+        return outside_connects(self.connects, {f"127.0.0.1:{port}"})
 
 
 # Runs the sandboxes' forwarder unchanged, but makes it touch our ready file instead of

@@ -1,0 +1,192 @@
+"""The oracle and nop policies: answer any harness, in its own wire API, without a model.
+
+For a rollout of task T the oracle calls the harness's own shell tool (found in the request's tool list
+and filled in from that tool's schema) with a command that unpacks T's reference solution and runs it in
+T's working directory, then gives a final message. It proves that harness, proxy, container and hidden
+tests work together, for any task and any harness, and it is the offline teacher for SFT. `nop` gives
+the final message at once: the harness ran, nothing was done, and the tests must score 0.
+
+Which task a rollout is for: a rollout id `<task>--<anything>` (what `forge-env run` and the training loop
+use), else the catalog task whose instruction appears in the conversation.
+
+Harnesses that only stop when the model runs a submit command (mini-swe-agent's
+`echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`) get that command as the last step when their prompt asks
+for it. Given a tokenizer, both engines answer through the token path (Qwen3's native format,
+tokenized), so their rollouts are recorded token-exactly and become trajectories.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import shlex
+import tarfile
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from envs.task import Task, find_task_dirs, load_task
+from envs.task_sandbox import resolve_env
+from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
+from proxy.engines.base import Engine
+from proxy.engines.scripted import Policy, ScriptedTokens
+from proxy.engines.shell_tool import find_shell_tool, shell_arguments
+from proxy.engines.tokens import TokenEngine, load_tokenizer
+from proxy.errors import BadRequest
+
+ROLLOUT_TASK_SEPARATOR = "--"
+SUBMIT_SENTINELS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",)
+"""Words some harnesses wait for as the output of a shell command before they stop."""
+FINAL_MESSAGE = "Done: the task is complete."
+NOP_MESSAGE = "I will not do anything."
+
+
+def solution_command(task: Task) -> str:
+    """A shell command that unpacks the task's solution/ to a temporary folder and runs solve.sh there."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        tar.add(str(task.solution_dir), arcname=".")
+    payload = base64.b64encode(buf.getvalue()).decode()
+    env = resolve_env(task, task.config.solution.env, "solution")
+    exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
+    workdir = shlex.quote(task.config.environment.workdir or "/")
+    return (
+        "d=$(mktemp -d /tmp/forge-oracle.XXXXXX) && "
+        f'echo {payload} | base64 -d | tar -xz -C "$d" && '
+        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; rm -rf "$d"; '
+        'echo "oracle: solve.sh exited $rc"; exit $rc'
+    )
+
+
+def submit_command(messages: Sequence[Message]) -> str | None:
+    """The submit command the harness's prompt asks for, if it asks for one."""
+    for message in messages:
+        if message.role in ("system", "user"):
+            for sentinel in SUBMIT_SENTINELS:
+                if sentinel in message.content:
+                    return f"echo {sentinel}"
+    return None
+
+
+class NopPolicy:
+    """Does nothing: a final message at once (or just the submit command where the harness needs it)."""
+
+    final = NOP_MESSAGE
+
+    def commands(self, request: GenerationRequest) -> list[str]:
+        submit = submit_command(request.messages)
+        return [submit] if submit else []
+
+    def workdir(self, request: GenerationRequest) -> str | None:
+        return None
+
+    def next_turn(self, request: GenerationRequest) -> Generation:
+        shell = find_shell_tool(request.tools)
+        if shell is None:  # a side call with no tools (titles, summaries): just text
+            return Generation(text=self.final)
+        done = sum(1 for m in request.messages if m.role == "assistant" and m.tool_calls)
+        commands = self.commands(request)
+        if done < len(commands):
+            arguments = shell_arguments(shell, commands[done], self.workdir(request))
+            call = ToolCall(id=f"call_{uuid.uuid4().hex[:20]}", name=shell.name, arguments=arguments)
+            return Generation(tool_calls=[call], finish_reason="tool_calls")
+        return Generation(text=self.final)
+
+
+class OraclePolicy(NopPolicy):
+    """Runs the task's reference solution through the harness's own shell tool, then says it is done."""
+
+    final = FINAL_MESSAGE
+
+    def __init__(self, catalog: Path | str | Sequence[Path | str]) -> None:
+        roots = [catalog] if isinstance(catalog, str | Path) else list(catalog)
+        self.tasks: dict[str, Task] = {}
+        for root in roots:
+            dirs = [Path(root)] if (Path(root) / "task.toml").is_file() else find_task_dirs(root)
+            for path in dirs:
+                task = load_task(path)
+                self.tasks[task.name] = task
+        if not self.tasks:
+            where = ", ".join(map(str, roots)) or "(nothing)"
+            raise ValueError(f"the oracle found no tasks in {where}")
+        self._solutions: dict[str, str] = {}
+
+    def task_for(self, request: GenerationRequest) -> Task:
+        rollout = request.rollout_id or ""
+        name = rollout.split(ROLLOUT_TASK_SEPARATOR, 1)[0]
+        if name in self.tasks:
+            return self.tasks[name]
+        text = re.sub(r"\s+", " ", "\n".join(m.content for m in request.messages if m.role == "user"))
+        matches = [
+            task
+            for task in self.tasks.values()
+            if (instruction := re.sub(r"\s+", " ", task.instruction).strip()) and instruction in text
+        ]
+        if not matches:
+            raise BadRequest(
+                f"oracle: rollout {rollout!r} names no task of the catalog (ids look like <task>--<suffix>) "
+                "and no task's instruction is in the conversation"
+            )
+        return max(matches, key=lambda task: len(task.instruction))
+
+    def commands(self, request: GenerationRequest) -> list[str]:
+        task = self.task_for(request)
+        if not task.has_solution:
+            raise BadRequest(f"oracle: task {task.name!r} has no solution/solve.sh")
+        if task.name not in self._solutions:
+            self._solutions[task.name] = solution_command(task)
+        return [self._solutions[task.name], *super().commands(request)]
+
+    def workdir(self, request: GenerationRequest) -> str | None:
+        return self.task_for(request).config.environment.workdir
+
+
+class PolicyEngine(Engine):
+    """A policy as an engine: plain (usage estimated), or through the token path given a tokenizer."""
+
+    def __init__(self, policy: Policy, tokenizer: str | Path | Any | None = None) -> None:
+        self.policy = policy
+        self._tokens: TokenEngine | None = None
+        if tokenizer is not None:
+            tok = load_tokenizer(tokenizer) if isinstance(tokenizer, str | Path) else tokenizer
+            self._tokens = TokenEngine(ScriptedTokens(tok, policy), tok)
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        if self._tokens is not None:
+            generation = await self._tokens.generate(request)
+            generation.upstream = self.name
+            return generation
+        generation = self.policy.next_turn(request)
+        completion = len(generation.text) + sum(len(c.arguments) for c in generation.tool_calls)
+        generation.usage = Usage(
+            prompt_tokens=await self.count_tokens(request), completion_tokens=max(1, completion // 4)
+        )
+        generation.model, generation.upstream = request.model, self.name
+        return generation
+
+    async def count_tokens(self, request: GenerationRequest) -> int:
+        if self._tokens is not None:
+            return await self._tokens.count_tokens(request)
+        return await super().count_tokens(request)
+
+
+class NopEngine(PolicyEngine):
+    """`--engine nop`: the harness runs, nothing is done."""
+
+    name = "nop"
+
+    def __init__(self, tokenizer: str | Path | Any | None = None) -> None:
+        super().__init__(NopPolicy(), tokenizer)
+
+
+class OracleEngine(PolicyEngine):
+    """`--engine oracle --catalog DIR`: every rollout runs its task's reference solution."""
+
+    name = "oracle"
+
+    def __init__(
+        self, catalog: Path | str | Sequence[Path | str], tokenizer: str | Path | Any | None = None
+    ) -> None:
+        super().__init__(OraclePolicy(catalog), tokenizer)

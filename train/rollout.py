@@ -1,0 +1,143 @@
+"""One rollout: a task's sandbox (network model-only, the proxy behind it), a harness run headless in it
+under the task's agent timeout, then the hidden tests. A harness crash or timeout is recorded as such and
+the verifier still runs; a failure of the machinery (image, sandbox, engine) is kept apart as an
+infrastructure error.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from envs.errors import EnvsError
+from envs.sandbox import create_sandbox
+from envs.task import Task
+from envs.task_config import NetworkMode
+from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
+from envs.verifier import VerifierResult, run_verifier
+from harnesses.bundle import Bundle
+from harnesses.harness import Harness
+from harnesses.headless import HarnessRun, run_headless
+from proxy.app import KEY_PREFIX
+from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
+from proxy.trajectory import build_chains
+from train.proxy_session import ProxySession
+
+HARNESS_LABEL = "openforge.harness"
+RESULT_FILE = "result.json"
+
+RolloutStatus = Literal["scored", "infra-error"]
+
+
+class RolloutResult(BaseModel):
+    """What one rollout did, as written to `<logs_dir>/result.json`."""
+
+    rollout_id: str
+    task: str
+    harness: str
+    harness_version: str
+    model: str
+    status: RolloutStatus
+    reward: float | None = None
+    harness_run: HarnessRun | None = None
+    verifier: VerifierResult | None = None
+    error: str | None = None
+    error_class: str | None = None
+    """For infra-error: the exception class (SandboxStartError, BuildError, ...)."""
+    calls: int = 0
+    """Model calls the proxy recorded for this rollout."""
+    chains: int = 0
+    """Token-exact trajectories built from those calls."""
+    timings: dict[str, float] = Field(default_factory=dict)
+    logs_dir: Path
+
+
+def new_rollout_id(task: Task, harness: Harness) -> str:
+    """`<task>--<harness>-<random>`: names the task for the oracle engine and stays unique."""
+    return f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{uuid.uuid4().hex[:8]}"
+
+
+def run_rollout(
+    task: Task,
+    image: str,
+    harness: Harness,
+    bundle: Bundle,
+    proxy: ProxySession,
+    *,
+    model: str,
+    logs_root: Path,
+    rollout_id: str | None = None,
+    run: str = "",
+    timeout: float | None = None,
+    max_turns: int | None = None,
+    trace: bool = False,
+    backend: str = "docker",
+) -> RolloutResult:
+    """Run `harness` on `task` once, score it, attach the reward to the proxy's record of the rollout."""
+    rollout_id = rollout_id or new_rollout_id(task, harness)
+    logs_dir = logs_root / rollout_id
+    logs_dir.mkdir(parents=True, exist_ok=True)
+    result = RolloutResult(
+        rollout_id=rollout_id,
+        task=task.name,
+        harness=harness.name,
+        harness_version=harness.version,
+        model=model,
+        status="infra-error",
+        logs_dir=logs_dir,
+    )
+    started = time.monotonic()
+    try:
+        spec = task_sandbox_spec(
+            task, image, role="agent", run=run, network=NetworkMode.MODEL_ONLY, model_endpoint=proxy.endpoint
+        )
+        spec.mounts.append(bundle.mount())
+        spec.labels[HARNESS_LABEL] = harness.name
+        with create_sandbox(spec, backend) as sandbox:
+            wait_until_healthy(sandbox, task)
+            result.timings["sandbox_start_sec"] = time.monotonic() - started
+            harness_run = run_headless(
+                sandbox,
+                harness,
+                bundle,
+                instruction=task.instruction,
+                model=model,
+                base_url=f"http://127.0.0.1:{spec.model_port}/rollouts/{rollout_id}",
+                api_key=f"{KEY_PREFIX}{rollout_id}",
+                timeout=timeout or task.config.agent.timeout_sec,
+                workdir=task.config.environment.workdir or "/",
+                user=task.config.agent.user,
+                logs_dir=logs_dir,
+                max_turns=max_turns,
+                trace=trace,
+            )
+            result.harness_run = harness_run
+            result.timings["agent_sec"] = harness_run.duration_sec
+            if harness_run.status == "not-started":
+                result.error, result.error_class = harness_run.error, "HarnessNotStarted"
+            else:
+                verify_started = time.monotonic()
+                result.verifier = run_verifier(sandbox, task)
+                result.timings["verify_sec"] = time.monotonic() - verify_started
+                result.reward = result.verifier.reward
+                if result.reward is not None:
+                    result.status = "scored"
+                else:
+                    result.error, result.error_class = result.verifier.error, result.verifier.error_class
+    except EnvsError as exc:
+        result.error, result.error_class = str(exc), type(exc).__name__
+    result.timings["total_sec"] = time.monotonic() - started
+    store = proxy.store
+    if store is not None:
+        calls = store.calls(rollout_id)
+        result.calls = len(calls)
+        result.chains = len(build_chains(calls, rollout_id).chains) if calls else 0
+        if result.reward is not None:
+            store.attach_reward(rollout_id, result.reward, {"task": task.name, "harness": harness.name})
+    (logs_dir / RESULT_FILE).write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
+    return result
