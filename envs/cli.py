@@ -1,4 +1,8 @@
-"""`forge-env`: check, build, verify and clean up task environments."""
+"""`forge-env`: check, build, verify and clean up task environments.
+
+The console script adds `harness` and `run`, which need the harness registry and the proxy; envs imports
+neither, so the full command is composed in `train.env_cli`.
+"""
 
 from __future__ import annotations
 
@@ -31,12 +35,11 @@ from envs.docker_client import docker_client, relay_root
 from envs.errors import EnvsError
 from envs.gate import VERIFIED_FILE, VerificationRecord, verify_tasks
 from envs.image_builder import BuildResult, build_images
-from envs.not_built import add_planned, planned_app
 from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
 
 app = typer.Typer(
-    help="Task environments: check, build, verify, clean up.", no_args_is_help=True, add_completion=False
+    help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.", no_args_is_help=True, add_completion=False
 )
 console = Console()
 err = Console(stderr=True)
@@ -276,6 +279,3 @@ def gc(
         console.print(f"removed {count} task image tag(s)")
 
 
-add_planned(app, "forge-env", "run", 4)
-harness_app = planned_app("forge-env harness", "Agent harness bundles.", ["list", "build"], 4)
-app.add_typer(harness_app, name="harness")

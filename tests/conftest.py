@@ -14,6 +14,7 @@ from envs import labels
 from envs.base_image import build_base_image
 from envs.docker_client import docker_client
 from envs.reaper import owner_alive
+from proxy.model_init import init_model
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -100,3 +101,18 @@ def write_task(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return task
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny `init-model` directory (vocab 2048, hidden 64, 2 layers, context 512), built once.
+
+    Shared by the whole session: treat it as read-only and copy it before changing anything in it.
+    """
+    return init_model(
+        tmp_path_factory.mktemp("tiny-model") / "model",
+        vocab_size=2048,
+        hidden_size=64,
+        layers=2,
+        max_position_embeddings=512,
+    )

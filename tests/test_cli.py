@@ -19,8 +19,6 @@ BIN = Path(sys.executable).parent
         ["forge-train", "rl", "--catalog", "catalog/claw"],
         ["forge-train", "eval", "runs/x"],
         ["forge-synth", "propose", "--domain", "browser"],
-        ["forge-env", "run", "some-task", "--harness", "codex"],
-        ["forge-env", "harness", "list"],
     ],
 )
 def test_planned_commands_say_so_and_exit_non_zero(argv: list[str]) -> None:

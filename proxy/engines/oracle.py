@@ -44,7 +44,9 @@ NOP_MESSAGE = "I will not do anything."
 
 
 def solution_command(task: Task) -> str:
-    """A shell command that unpacks the task's solution/ to a temporary folder and runs solve.sh there."""
+    """A shell command that unpacks the task's solution/ to a temporary folder and runs solve.sh there.
+
+    The folder is removed with `find -delete`: Codex refuses commands with `rm -rf`."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         tar.add(str(task.solution_dir), arcname=".")
@@ -55,7 +57,7 @@ def solution_command(task: Task) -> str:
     return (
         "d=$(mktemp -d /tmp/forge-oracle.XXXXXX) && "
         f'echo {payload} | base64 -d | tar -xz -C "$d" && '
-        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; rm -rf "$d"; '
+        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; find "$d" -delete; '
         'echo "oracle: solve.sh exited $rc"; exit $rc'
     )
 

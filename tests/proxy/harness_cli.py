@@ -1,7 +1,8 @@
 """Run the real harness CLIs (Codex CLI, Claude Code, Qwen Code) headless against a model endpoint.
 
-Helper for tests, not a test module. The CLIs are installed by `.ci/install-harness-clis` at the versions
-pinned in HARNESS_CLIS. A CLI only ever runs inside a fresh network namespace that has nothing but
+Helper for tests, not a test module. The CLIs come from the harness bundles (`forge-env harness build
+codex claude-code qwen-code`, which `.ci/setup` runs), at the versions their adapters pin; here they run
+on the host. A CLI only ever runs inside a fresh network namespace that has nothing but
 loopback (`run_in_netns`): the model endpoint is a Unix socket on the host, reachable from inside because
 it is a filesystem object, and served inside the namespace on http://127.0.0.1:PORT by the stdlib
 forwarder of the sandboxes (envs/sandbox_files/forward.py). The CLI runs under `strace`, so a test can
@@ -24,18 +25,16 @@ from pathlib import Path
 from typing import Literal
 
 from envs.connect_trace import Connect, outside_connects, parse_strace
+from harnesses.bundle import bundle_dir, find_bundle
+from harnesses.registry import get_harness
 
 REPO = Path(__file__).resolve().parents[2]
 FORWARD_PY = REPO / "envs" / "sandbox_files" / "forward.py"
-INSTALL_SCRIPT = ".ci/install-harness-clis"
+INSTALL_HINT = (
+    "run `forge-env harness build codex claude-code qwen-code` (and .ci/setup for unshare/ip/strace)"
+)
 
 WireApi = Literal["responses", "messages", "chat.completions"]
-
-
-def clis_root() -> Path:
-    """Where `.ci/install-harness-clis` puts the CLIs (same rule as the script)."""
-    forge_home = os.environ.get("FORGE_HOME") or str(Path.home() / ".cache" / "openforge")
-    return Path(forge_home) / "harness-clis"
 
 
 @dataclass(frozen=True)
@@ -73,9 +72,12 @@ class HarnessCli:
     bin_relpath: str
     build: Callable[[HarnessCli, CliRun], Invocation]
 
+    adapter: str = ""
+    """The harness adapter whose bundle holds this CLI."""
+
     @property
     def install_dir(self) -> Path:
-        return clis_root() / f"{self.name}-{self.version}"
+        return bundle_dir(get_harness(self.adapter))
 
     @property
     def bin_path(self) -> Path:
@@ -212,6 +214,7 @@ HARNESS_CLIS: dict[str, HarnessCli] = {
     for cli in [
         HarnessCli(
             name="codex",
+            adapter="codex",
             package="@openai/codex",
             version="0.171.0",
             wire_api="responses",
@@ -222,6 +225,7 @@ HARNESS_CLIS: dict[str, HarnessCli] = {
         ),
         HarnessCli(
             name="claude",
+            adapter="claude-code",
             package="@anthropic-ai/claude-code",
             version="2.1.332",
             wire_api="messages",
@@ -232,6 +236,7 @@ HARNESS_CLIS: dict[str, HarnessCli] = {
         ),
         HarnessCli(
             name="qwen",
+            adapter="qwen-code",
             package="@qwen-code/qwen-code",
             version="0.24.4",
             wire_api="chat.completions",
@@ -245,9 +250,9 @@ HARNESS_CLIS: dict[str, HarnessCli] = {
 
 
 def installed(name: str) -> bool:
-    """Whether `.ci/install-harness-clis` has installed this CLI (at the pinned version)."""
+    """Whether this CLI's harness bundle is built (at the pinned version)."""
     cli = HARNESS_CLIS[name]
-    return (cli.install_dir / ".installed").is_file() and cli.bin_path.exists()
+    return find_bundle(get_harness(cli.adapter)) is not None and cli.bin_path.exists()
 
 
 def missing_tools() -> list[str]:
@@ -257,10 +262,7 @@ def missing_tools() -> list[str]:
 
 def not_installed_reason(name: str) -> str:
     cli = HARNESS_CLIS[name]
-    return (
-        f"{cli.package}@{cli.version} is not installed under {cli.install_dir}: run {INSTALL_SCRIPT}"
-        f" (it installs the pinned harness CLIs and unshare/ip/strace)"
-    )
+    return f"{cli.package}@{cli.version} is not installed under {cli.install_dir}: {INSTALL_HINT}"
 
 
 # --- running inside a loopback-only network namespace -------------------------------------------------
@@ -344,7 +346,7 @@ def run_in_netns(
     strace's log and the forwarder's ready file; a fresh temp dir by default.
     """
     if missing := missing_tools():
-        raise RuntimeError(f"missing host tools {missing}: run {INSTALL_SCRIPT}")
+        raise RuntimeError(f"missing host tools {missing}: {INSTALL_HINT}")
     if run_dir is None:
         run_dir = Path(tempfile.mkdtemp(prefix="forge-netns-"))
     run_dir.mkdir(parents=True, exist_ok=True)

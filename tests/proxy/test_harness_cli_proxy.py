@@ -50,7 +50,7 @@ def test_harness_runs_the_scripted_policy_through_the_proxy(
     name: str, short_dir: Path, tiny_model_dir: Path
 ) -> None:
     cli = HARNESS_CLIS[name]
-    assert not missing_tools(), f"missing {missing_tools()}: run .ci/install-harness-clis"
+    assert not missing_tools(), f"missing {missing_tools()}: run .ci/setup"
     assert installed(name), not_installed_reason(name)
     workdir, home, socket_path = short_dir / "work", short_dir / "home", short_dir / "proxy.sock"
     workdir.mkdir()

@@ -276,7 +276,7 @@ def write_fixture(
 @pytest.mark.parametrize("name", sorted(HARNESS_CLIS))
 def test_first_model_call_reaches_the_socket_and_nothing_else(name: str, short_dir: Path) -> None:
     cli = HARNESS_CLIS[name]
-    assert not missing_tools(), f"missing {missing_tools()}: run .ci/install-harness-clis"
+    assert not missing_tools(), f"missing {missing_tools()}: run .ci/setup"
     assert installed(name), not_installed_reason(name)
 
     recorder = Recorder(cli.wire_api, [500, 400])
@@ -346,7 +346,7 @@ def test_parse_strace_finds_every_address() -> None:
 
 def test_run_in_netns_sees_a_dns_lookup_and_kills_the_whole_tree(short_dir: Path) -> None:
     """Whatever tries to get out is seen, and on timeout nothing started inside survives."""
-    assert not missing_tools(), f"missing {missing_tools()}: run .ci/install-harness-clis"
+    assert not missing_tools(), f"missing {missing_tools()}: run .ci/setup"
     marker = f"{4000 + os.getpid() % 1000}.5"
     script = (
         f"setsid sleep {marker} & "

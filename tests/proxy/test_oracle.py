@@ -1,0 +1,151 @@
+"""The oracle and nop policies: which task a rollout is for, the harness's own shell tool, the plan."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from envs.task import load_task
+from proxy.conversation import GenerationRequest, Message, Tool, ToolCall
+from proxy.engines.oracle import (
+    FINAL_MESSAGE,
+    NOP_MESSAGE,
+    NopEngine,
+    OracleEngine,
+    solution_command,
+)
+from proxy.errors import BadRequest
+from proxy.records import WireApi
+from proxy.wire import WIRE_ADAPTERS
+from tests.conftest import write_task
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOG = REPO / "catalog" / "claw"
+FIXTURES = Path(__file__).parent / "fixtures" / "harness_requests"
+SHELL = Tool(name="bash", parameters={"type": "object", "properties": {"command": {"type": "string"}}})
+
+
+def _request(
+    rollout: str | None, user: str = "do the task", tools: list[Tool] | None = None
+) -> GenerationRequest:
+    return GenerationRequest(
+        model="m",
+        messages=[Message(role="system", content="sys"), Message(role="user", content=user)],
+        tools=[SHELL] if tools is None else tools,
+        rollout_id=rollout,
+    )
+
+
+def _generate(engine: OracleEngine | NopEngine, request: GenerationRequest):  # type: ignore[no-untyped-def]
+    return asyncio.run(engine.generate(request))
+
+
+def test_the_rollout_id_names_the_task() -> None:
+    engine = OracleEngine(CATALOG)
+    generation = _generate(engine, _request("csv-sales-summary--codex-1234"))
+    assert generation.finish_reason == "tool_calls"
+    command = json.loads(generation.tool_calls[0].arguments)["command"]
+    assert command == solution_command(load_task(CATALOG / "csv-sales-summary"))
+
+
+def test_the_instruction_names_the_task_when_the_id_does_not() -> None:
+    engine = OracleEngine(CATALOG)
+    instruction = load_task(CATALOG / "rotate-backups").instruction
+    wrapped = f"<environment>cwd: /app</environment>\n\n{instruction}\n\nBe careful."
+    generation = _generate(engine, _request("some-run", user=wrapped))
+    command = json.loads(generation.tool_calls[0].arguments)["command"]
+    assert command == solution_command(load_task(CATALOG / "rotate-backups"))
+
+
+def test_an_unknown_task_is_a_clear_error() -> None:
+    with pytest.raises(BadRequest, match="names no task of the catalog"):
+        _generate(OracleEngine(CATALOG), _request("nothing-like-it"))
+
+
+def test_after_the_solution_ran_the_oracle_is_done() -> None:
+    request = _request("organize-downloads--x")
+    request.messages += [
+        Message(role="assistant", tool_calls=[ToolCall(id="c1", name="bash", arguments="{}")]),
+        Message(role="tool", tool_call_id="c1", content="oracle: solve.sh exited 0"),
+    ]
+    generation = _generate(OracleEngine(CATALOG), request)
+    assert (generation.text, generation.tool_calls) == (FINAL_MESSAGE, [])
+
+
+def test_a_call_without_tools_gets_text() -> None:
+    generation = _generate(OracleEngine(CATALOG), _request("organize-downloads--x", tools=[]))
+    assert generation.text == FINAL_MESSAGE and not generation.tool_calls
+
+
+def test_nop_answers_at_once_and_submits_when_asked() -> None:
+    assert _generate(NopEngine(), _request("r")).text == NOP_MESSAGE
+    asking = _request("r", user="When done, run `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`.")
+    generation = _generate(NopEngine(), asking)
+    assert json.loads(generation.tool_calls[0].arguments) == {
+        "command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+    }
+
+
+def test_the_oracle_submits_after_the_solution_when_asked() -> None:
+    request = _request("organize-downloads--x", user="Submit with echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+    request.messages += [
+        Message(role="assistant", tool_calls=[ToolCall(id="c1", name="bash", arguments="{}")]),
+        Message(role="tool", tool_call_id="c1", content="ok"),
+    ]
+    generation = _generate(OracleEngine(CATALOG), request)
+    assert "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" in generation.tool_calls[0].arguments
+
+
+@pytest.mark.parametrize(
+    ("fixture", "api", "shell", "key"),
+    [
+        ("codex", WireApi.RESPONSES, "exec_command", "cmd"),
+        ("claude", WireApi.MESSAGES, "Bash", "command"),
+        ("qwen", WireApi.CHAT, "run_shell_command", "command"),
+    ],
+)
+def test_each_real_harness_request_gets_a_call_of_its_own_shell_tool(
+    fixture: str, api: WireApi, shell: str, key: str
+) -> None:
+    body = json.loads((FIXTURES / f"{fixture}.json").read_text())["request"]["body"]
+    request, _ = WIRE_ADAPTERS[api].parse(body)
+    request.rollout_id = "git-release-chore--" + fixture
+    generation = _generate(OracleEngine(CATALOG), request)
+    (call,) = generation.tool_calls
+    assert call.name == shell
+    arguments = json.loads(call.arguments)
+    assert arguments[key] == solution_command(load_task(CATALOG / "git-release-chore"))
+
+
+def test_the_solution_command_runs_solve_sh_in_the_workdir(tmp_path: Path) -> None:
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    toml = f"""
+        [task]
+        name = "t"
+        [environment]
+        workdir = "{workdir}"
+        [solution.env]
+        GREETING = "hello"
+    """
+    task = load_task(
+        write_task(tmp_path, "t", toml=toml, solve_sh='echo "$GREETING from $(pwd)" > out.txt\nexit 3\n')
+    )
+    before = set(Path("/tmp").glob("forge-oracle.*"))
+    proc = subprocess.run(["bash", "-c", solution_command(task)], capture_output=True, text=True)
+    assert proc.returncode == 3  # solve.sh's own exit code comes back
+    assert "oracle: solve.sh exited 3" in proc.stdout
+    assert (workdir / "out.txt").read_text() == f"hello from {workdir}\n"
+    assert set(Path("/tmp").glob("forge-oracle.*")) <= before  # its temporary folder is gone
+
+
+def test_the_oracle_runs_on_the_token_path(tiny_model_dir: Path) -> None:
+    engine = OracleEngine(CATALOG, tokenizer=tiny_model_dir)
+    generation = _generate(engine, _request("organize-downloads--x"))
+    assert generation.tool_calls and generation.tool_calls[0].name == "bash"
+    assert generation.prompt_ids and generation.completion_ids
+    assert generation.logprobs == [0.0] * len(generation.completion_ids)

@@ -1,0 +1,154 @@
+"""The `forge-env` console script: envs' own commands (check, base, build, verify, gc) plus the two that
+compose the other packages, `harness list|build` and `run`. envs imports neither harnesses nor the proxy,
+so they are joined here, at the one level allowed to use all three.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from envs.cli import _fail, _interruptible, app, console
+from envs.docker_client import docker_client
+from envs.errors import EnvsError
+from envs.image_builder import build_image
+from envs.task import Task, is_task_dir, load_task
+from harnesses.bundle import build_bundle, find_bundle
+from harnesses.cli import harness_app
+from harnesses.installers import InstallError
+from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
+from proxy.engines.base import ENGINES
+from proxy.launch import EngineOptions, build_engine
+from train.proxy_session import ProxySession
+from train.rollout import run_rollout
+
+app.add_typer(harness_app, name="harness")
+
+DEFAULT_CATALOG = Path("catalog/claw")
+
+
+def _resolve_task(task: str, catalog: Path) -> Task:
+    path = Path(task)
+    if not is_task_dir(path):
+        path = catalog / task
+    if not is_task_dir(path):
+        raise _fail(f"{task!r} is neither a task directory nor a task of {catalog}", 2)
+    try:
+        return load_task(path)
+    except EnvsError as exc:
+        raise _fail(str(exc), 2) from exc
+
+
+def _engine_options(
+    model: str, engine: str | None, catalog: Path, task: Task, **extra: object
+) -> EngineOptions:
+    """`--model` is an engine name or an OpenAI-compatible URL; `--engine` says it outright."""
+    if engine is None:
+        if model.startswith(("http://", "https://")):
+            engine, extra["upstream"] = "openai", [model, *extra.get("upstream", [])]  # type: ignore[list-item]
+        elif model in ENGINES:
+            engine = model
+        else:
+            raise _fail(f"--model {model!r} is neither an engine ({', '.join(ENGINES)}) nor a URL", 2)
+    catalogs = [catalog] if catalog.is_dir() else []
+    return EngineOptions(engine=engine, catalog=[*catalogs, task.path], **extra)  # type: ignore[arg-type]
+
+
+@app.command()
+def run(
+    task: Annotated[str, typer.Argument(help="A task directory, or a task name in --catalog.")],
+    harness: Annotated[str, typer.Option("--harness", "-H", help="Harness name.")] = DEFAULT_HARNESS,
+    model: Annotated[
+        str, typer.Option(help="An engine (oracle, nop, local, vllm, ...) or an OpenAI-compatible URL.")
+    ] = "oracle",
+    engine: Annotated[str | None, typer.Option(help="Engine name, when --model is not one.")] = None,
+    catalog: Annotated[Path, typer.Option("--catalog", "-c", help="Where task names are looked up.")] = (
+        DEFAULT_CATALOG
+    ),
+    model_name: Annotated[str, typer.Option(help="The model name the harness asks for.")] = "forge-policy",
+    upstream: Annotated[list[str], typer.Option(help="Engine URL (local, sglang, vllm, ...).")] = [],  # noqa: B006
+    upstream_model: Annotated[str | None, typer.Option(help="Model name sent upstream.")] = None,
+    tokenizer: Annotated[Path | None, typer.Option(help="Model directory (tokenizer, template).")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env var holding the upstream key.")] = None,
+    timeout: Annotated[float | None, typer.Option(help="Agent timeout (default: the task's).")] = None,
+    max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
+    trace: Annotated[bool, typer.Option(help="Run the harness under strace; list what it reached.")] = False,
+    run_dir: Annotated[Path | None, typer.Option(help="Where records and logs go.")] = None,
+) -> None:
+    """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests."""
+    loaded = _resolve_task(task, catalog)
+    try:
+        chosen = get_harness(harness)
+    except UnknownHarness as exc:
+        raise _fail(str(exc), 2) from exc
+    options = _engine_options(
+        model,
+        engine,
+        catalog,
+        loaded,
+        upstream=upstream,
+        upstream_model=upstream_model,
+        tokenizer=tokenizer,
+        api_key_env=api_key_env,
+    )
+    run_dir = run_dir or Path("runs") / f"env-run-{datetime.now():%Y%m%d-%H%M%S}"
+    with _interruptible():
+        try:
+            proxy_engine = build_engine(options)
+        except ValueError as exc:
+            raise _fail(str(exc), 2) from exc
+        started = time.monotonic()
+        try:
+            client = docker_client()
+            with console.status(f"building the image of {loaded.name}"):
+                image = build_image(client, loaded).tag
+            bundle = find_bundle(chosen)
+            if bundle is None:
+                with console.status(f"installing {chosen.name} {chosen.version} into its bundle (once)"):
+                    bundle = build_bundle(chosen)
+        except (EnvsError, InstallError) as exc:
+            raise _fail(str(exc)) from exc
+        assert image is not None
+        doing = f"{chosen.name} on {loaded.name} through engine {options.engine}"
+        with ProxySession(proxy_engine, run_dir) as proxy, console.status(doing):
+            result = run_rollout(
+                loaded,
+                image,
+                chosen,
+                bundle,
+                proxy,
+                model=model_name,
+                logs_root=run_dir / "rollouts",
+                run=run_dir.name,
+                timeout=timeout,
+                max_turns=max_turns,
+                trace=trace,
+            )
+    table = Table(show_header=False, title=f"forge-env run: {loaded.name} with {chosen.name}")
+    reward = "-" if result.reward is None else f"{result.reward:g}"
+    table.add_row("reward", f"[bold]{reward}[/bold] ({result.status})")
+    if result.harness_run is not None:
+        h = result.harness_run
+        exit_text = f"{h.status}, exit {h.exit_code}, {h.duration_sec:.1f}s"
+        table.add_row("harness", f"{chosen.name} {chosen.version}: {exit_text}")
+        if h.final_message:
+            table.add_row("final message", escape(h.final_message[:300]))
+        if h.connects is not None:
+            table.add_row(
+                "addresses tried", escape(", ".join(sorted({c.address for c in h.connects})) or "none")
+            )
+    table.add_row("model calls", f"{result.calls} recorded, {result.chains} token chain(s)")
+    table.add_row("records", str(run_dir / "calls.sqlite"))
+    table.add_row("logs", str(result.logs_dir))
+    table.add_row("time", f"{time.monotonic() - started:.1f}s")
+    if result.error:
+        table.add_row("error", f"[red]{escape(result.error_class or '')}: {escape(result.error)}[/red]")
+    console.print(table)
+    if result.status == "infra-error":
+        raise typer.Exit(1)
