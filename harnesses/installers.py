@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import sys
 from abc import ABC, abstractmethod
 from pathlib import Path
 
@@ -83,10 +84,14 @@ class PipInstall(Installer):
     """Python packages, as wheels for the base image's Python and platform, into `site-packages/`.
 
     The bundle runs on the image's own `python3` with PYTHONPATH pointing here (a venv made on the host
-    would point at the host's interpreter)."""
+    would point at the host's interpreter). It is byte-compiled in place when the host runs the same
+    Python: mounted read-only, the bundle could not cache bytecode, and importing a large package such
+    as litellm from source costs seconds on every launch. The pycs are unchecked-hash ones, since a
+    bundle never changes once built."""
 
     packages: list[str]
     python: str = BASE_PYTHON
+    compile: bool = True
 
     def install(self, target: Path) -> None:
         platforms = [
@@ -113,6 +118,10 @@ class PipInstall(Installer):
             *self.packages,
         ]
         _run(argv, f"pip install {' '.join(self.packages)}")
+        if self.compile and f"{sys.version_info.major}.{sys.version_info.minor}" == self.python:
+            compileall = [sys.executable, "-m", "compileall", "-q", "-j", "0"]
+            compileall += ["--invalidation-mode", "unchecked-hash", str(target / "site-packages")]
+            subprocess.run(compileall, capture_output=True, check=False)  # an optimisation only
 
     def describe(self) -> str:
         return f"pip (python {self.python}) " + " ".join(self.packages)

@@ -46,18 +46,22 @@ def _resolve_task(task: str, catalog: Path) -> Task:
 
 
 def _engine_options(
-    model: str, engine: str | None, catalog: Path, task: Task, **extra: object
+    model: str, engine: str | None, catalog: Path, task: Task, **given: object
 ) -> EngineOptions:
-    """`--model` is an engine name or an OpenAI-compatible URL; `--engine` says it outright."""
+    """`--model` is an engine name or an OpenAI-compatible URL (served by pass-through); `--engine`
+    names the engine outright. The oracle sees the catalog and the task itself."""
+    options = EngineOptions.model_validate(given)
     if engine is None:
         if model.startswith(("http://", "https://")):
-            engine, extra["upstream"] = "openai", [model, *extra.get("upstream", [])]  # type: ignore[list-item]
+            engine = "openai"
+            options.upstream = [model, *options.upstream]
         elif model in ENGINES:
             engine = model
         else:
             raise _fail(f"--model {model!r} is neither an engine ({', '.join(ENGINES)}) nor a URL", 2)
-    catalogs = [catalog] if catalog.is_dir() else []
-    return EngineOptions(engine=engine, catalog=[*catalogs, task.path], **extra)  # type: ignore[arg-type]
+    options.engine = engine
+    options.catalog = [*([catalog] if catalog.is_dir() else []), task.path]
+    return options
 
 
 @app.command()
