@@ -68,12 +68,16 @@ def find_bundle(harness: Harness) -> Bundle | None:
 
 
 def _size(path: Path) -> int:
+    """Bytes on disk: symlinks are skipped and hard-linked files counted once (npm links binaries)."""
     total = 0
+    seen: set[tuple[int, int]] = set()
     for root, _dirs, files in os.walk(path):
         for name in files:
-            file = Path(root) / name
-            if not file.is_symlink():
-                total += file.stat().st_size
+            stat = (Path(root) / name).lstat()
+            if (Path(root) / name).is_symlink() or (stat.st_dev, stat.st_ino) in seen:
+                continue
+            seen.add((stat.st_dev, stat.st_ino))
+            total += stat.st_size
     return total
 
 

@@ -51,6 +51,8 @@ class Launch(BaseModel):
     env: dict[str, str] = Field(default_factory=dict)
     files: dict[str, str] = Field(default_factory=dict)
     """Sandbox path -> text (config files), written before the launch."""
+    stdin: str | None = None
+    """A sandbox file fed to the program's stdin (else stdin is empty)."""
 
 
 class HarnessOutput(BaseModel):

@@ -120,6 +120,8 @@ def run_headless(
                 ["/bin/sh", "-c", f"chown -R {owner} {shlex.quote(home)} {AGENT_LOGS}"], 60, user="root"
             )
         argv = launch.argv
+        if launch.stdin:
+            argv = ["/bin/sh", "-c", 'f="$1"; shift; exec "$@" < "$f"', "forge-stdin", launch.stdin, *argv]
         if trace:
             argv = [*STRACE_ARGV, "-o", f"{AGENT_LOGS}/{STRACE_LOG}", "--", *argv]
         result = sandbox.exec(argv, timeout=timeout, env=launch.env, workdir=workdir, user=user)
