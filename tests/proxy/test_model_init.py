@@ -218,7 +218,7 @@ def test_rendering_follows_qwen3(tok: PreTrainedTokenizerBase) -> None:
 
 
 def test_cli_builds_a_model_and_refuses_a_non_empty_directory(tmp_path: Path) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env={"COLUMNS": "400"})  # rich boxes the usage error; keep it on one line
     target = tmp_path / "m"
     argv = ["init-model", str(target), "--vocab-size", "1024", "--hidden-size", "32", "--layers", "1"]
     result = runner.invoke(app, argv)
