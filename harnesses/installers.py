@@ -72,9 +72,15 @@ class NpmInstall(Installer):
         return None if shutil.which("npm") else "npm is not installed (apt-get install -y npm)"
 
     def install(self, target: Path) -> None:
-        specs = [*self.packages, *([NODE_PACKAGE] if self.node else [])]
         argv = ["npm", "install", "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error"]
-        _run([*argv, "--prefix", str(target), *specs], f"npm install {' '.join(specs)}")
+        env = None
+        if self.node:
+            # The runtime first, then the packages with it on PATH: install scripts run on the bundle's
+            # Node (openclaw's refuses a Node older than 24.16, and the host's may be older).
+            _run([*argv, "--prefix", str(target), NODE_PACKAGE], f"npm install {NODE_PACKAGE}")
+            env = os.environ | {"PATH": f"{target / NODE_BIN}:{os.environ.get('PATH', '')}"}
+        specs = [*self.packages, *([NODE_PACKAGE] if self.node else [])]
+        _run([*argv, "--prefix", str(target), *specs], f"npm install {' '.join(specs)}", env=env)
 
     def describe(self) -> str:
         return "npm " + " ".join(self.packages) + (f" + {NODE_PACKAGE}" if self.node else "")

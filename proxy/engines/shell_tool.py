@@ -23,6 +23,10 @@ SHELL_TOOL_NAMES = (
     "run_command",
 )
 COMMAND_KEYS = ("cmd", "command", "commands", "script")
+FOREGROUND_MS = 600_000
+"""For tools that move a command to the background after a while (Codex `yield_time_ms`, OpenClaw
+`yieldMs`): wait this long, so a scripted or oracle command finishes before the tool answers."""
+YIELD_KEYS = ("yield_time_ms", "yieldMs")
 
 
 def find_shell_tool(tools: list[Tool]) -> Tool | None:
@@ -52,6 +56,8 @@ def shell_arguments(tool: Tool, command: str, workdir: str | None = None) -> str
             continue
         if name == "workdir" and workdir:
             arguments[name] = workdir
+        elif name in YIELD_KEYS:
+            arguments[name] = FOREGROUND_MS
         elif name in required:
             arguments[name] = _placeholder(name, schema)
     return json.dumps(arguments)
