@@ -145,7 +145,8 @@ def run(
             table.add_row("final message", escape(h.final_message[:300]))
         if h.connects is not None:
             table.add_row(
-                "addresses tried", escape(", ".join(sorted({c.address for c in h.connects})) or "none")
+                "addresses tried",
+                escape(", ".join(sorted({c.address for c in h.connects if c.address})) or "none"),
             )
     table.add_row("model calls", f"{result.calls} recorded, {result.chains} token chain(s)")
     table.add_row("records", str(run_dir / "calls.sqlite"))
