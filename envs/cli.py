@@ -39,7 +39,9 @@ from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
 
 app = typer.Typer(
-    help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.", no_args_is_help=True, add_completion=False
+    help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.",
+    no_args_is_help=True,
+    add_completion=False,
 )
 console = Console()
 err = Console(stderr=True)
@@ -277,5 +279,3 @@ def gc(
                 client.images.remove(tag, noprune=False)
                 count += 1
         console.print(f"removed {count} task image tag(s)")
-
-

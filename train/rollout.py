@@ -31,7 +31,10 @@ from train.proxy_session import ProxySession
 HARNESS_LABEL = "openforge.harness"
 RESULT_FILE = "result.json"
 
-RolloutStatus = Literal["scored", "infra-error"]
+RolloutStatus = Literal["scored", "verifier-error", "infra-error"]
+"""scored: the hidden tests gave a reward. verifier-error: they ran but left no usable reward (the agent
+may have broken what they need). infra-error: the machinery failed (image, sandbox, engine, harness
+launch) and the rollout says nothing about the agent."""
 
 
 class RolloutResult(BaseModel):
@@ -43,6 +46,8 @@ class RolloutResult(BaseModel):
     harness_version: str
     model: str
     status: RolloutStatus
+    sample: int = 0
+    """Which of the task's samples this is (rollouts of one task with one harness form a group)."""
     reward: float | None = None
     harness_run: HarnessRun | None = None
     verifier: VerifierResult | None = None
@@ -72,6 +77,7 @@ def run_rollout(
     model: str,
     logs_root: Path,
     rollout_id: str | None = None,
+    sample: int = 0,
     run: str = "",
     timeout: float | None = None,
     max_turns: int | None = None,
@@ -89,6 +95,7 @@ def run_rollout(
         harness_version=harness.version,
         model=model,
         status="infra-error",
+        sample=sample,
         logs_dir=logs_dir,
     )
     started = time.monotonic()
@@ -128,6 +135,7 @@ def run_rollout(
                 if result.reward is not None:
                     result.status = "scored"
                 else:
+                    result.status = "verifier-error"
                     result.error, result.error_class = result.verifier.error, result.verifier.error_class
     except EnvsError as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
