@@ -1,0 +1,139 @@
+"""GRPO's maths: group-normalised advantages and the PPO-clip policy loss, with an optional KL penalty
+to a reference policy.
+
+Advantages: within a group (the rollouts of one task in one step), A_i = (r_i - mean) / (std + eps),
+std unbiased as in veRL's `compute_grpo_outcome_advantage` (or no std division, Dr. GRPO's choice).
+Groups whose rewards are all equal carry no signal and are skipped. A rollout split into several chains
+gives every chain its advantage.
+
+Loss: the clipped surrogate per token, -min(r A, clip(r, 1-eps_low, 1+eps_high) A) with r = exp(logp - old),
+plus `kl_coef` times the k3 estimate of KL(pi || pi_ref). Token losses are averaged within each rollout
+first, over all of its chains, and those per-rollout means are averaged: a long rollout weighs as much
+as a short one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+
+import torch
+from pydantic import BaseModel, Field
+
+
+class GRPOConfig(BaseModel):
+    """The knobs of the objective."""
+
+    clip_low: float = Field(default=0.2, gt=0, lt=1)
+    """eps_low: the ratio is clipped below at 1 - ε_low."""
+    clip_high: float = Field(default=0.2, gt=0)
+    """eps_high: clipped above at 1 + ε_high (DAPO's clip-higher sets it above ε_low)."""
+    kl_coef: float = Field(default=0.0, ge=0)
+    """Weight of the KL penalty to the reference policy (0: no reference model is kept)."""
+    scale_by_std: bool = True
+    """Divide by the group's reward std (GRPO); False keeps only the mean subtraction (Dr. GRPO)."""
+    eps: float = Field(default=1e-6, gt=0)
+
+
+class RolloutReward(BaseModel):
+    rollout_id: str
+    group: str
+    reward: float
+
+
+class Advantages(BaseModel):
+    """Per-rollout advantages, and what was skipped."""
+
+    values: dict[str, float]
+    """rollout id -> advantage, for rollouts of groups with signal."""
+    groups: int
+    skipped_groups: int
+    """Groups with equal rewards (or a single rollout): no advantage, left out of the update."""
+
+
+def group_advantages(rewards: Sequence[RolloutReward], config: GRPOConfig | None = None) -> Advantages:
+    config = config or GRPOConfig()
+    by_group: dict[str, list[RolloutReward]] = defaultdict(list)
+    for reward in rewards:
+        if not math.isfinite(reward.reward):
+            raise ValueError(f"rollout {reward.rollout_id!r}: reward {reward.reward} is not finite")
+        by_group[reward.group].append(reward)
+    values: dict[str, float] = {}
+    skipped = 0
+    for members in by_group.values():
+        scores = [m.reward for m in members]
+        mean = sum(scores) / len(scores)
+        if len(scores) < 2 or all(s == scores[0] for s in scores):
+            skipped += 1
+            continue
+        std = math.sqrt(sum((s - mean) ** 2 for s in scores) / (len(scores) - 1))
+        scale = std + config.eps if config.scale_by_std else 1.0
+        for member in members:
+            values[member.rollout_id] = (member.reward - mean) / scale
+    return Advantages(values=values, groups=len(by_group), skipped_groups=skipped)
+
+
+class LossParts(BaseModel):
+    """The loss's terms and diagnostics, as plain numbers."""
+
+    loss: float
+    policy_loss: float
+    kl: float
+    """Mean k3 KL(pi || pi_ref) per token (0 without a reference)."""
+    clip_fraction: float
+    """Share of tokens where the clipped branch set the gradient to zero."""
+    approx_kl_old: float
+    """Mean k3 KL between the old (sampling) policy and the current one."""
+    ratio_mean: float
+
+
+def policy_loss(
+    logprobs: torch.Tensor,
+    old_logprobs: torch.Tensor,
+    advantages: torch.Tensor,
+    rollout_index: torch.Tensor,
+    num_rollouts: int,
+    config: GRPOConfig,
+    ref_logprobs: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, LossParts]:
+    """The GRPO loss over trained tokens (only response tokens the model sampled, mask 1).
+
+    Every argument is a flat vector over those tokens: `rollout_index` says which rollout (0 ..
+    num_rollouts-1) each token belongs to, `advantages` repeats its rollout's advantage."""
+    n = logprobs.shape[0]
+    for name, t in (
+        ("old_logprobs", old_logprobs),
+        ("advantages", advantages),
+        ("rollout_index", rollout_index),
+    ):
+        if t.shape != (n,):
+            raise ValueError(f"{name} has shape {tuple(t.shape)}, expected ({n},)")
+    log_ratio = logprobs - old_logprobs
+    ratio = torch.exp(log_ratio)
+    unclipped = ratio * advantages
+    clipped = torch.clamp(ratio, 1 - config.clip_low, 1 + config.clip_high) * advantages
+    token_loss = -torch.minimum(unclipped, clipped)
+    kl = torch.zeros_like(logprobs)
+    if ref_logprobs is not None and config.kl_coef > 0:
+        delta = ref_logprobs - logprobs
+        kl = torch.exp(delta) - delta - 1
+        token_loss = token_loss + config.kl_coef * kl
+    sums = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(0, rollout_index, token_loss)
+    counts = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(
+        0, rollout_index, torch.ones_like(token_loss)
+    )
+    present = counts > 0
+    loss = (sums[present] / counts[present]).mean() if bool(present.any()) else token_loss.sum() * 0
+    with torch.no_grad():
+        was_clipped = (clipped < unclipped).float()
+        k3_old = torch.exp(-log_ratio) + log_ratio - 1
+        parts = LossParts(
+            loss=float(loss.detach()),
+            policy_loss=float(-torch.minimum(unclipped, clipped).mean()) if n else 0.0,
+            kl=float(kl.mean()) if n else 0.0,
+            clip_fraction=float(was_clipped.mean()) if n else 0.0,
+            approx_kl_old=float(k3_old.mean()) if n else 0.0,
+            ratio_mean=float(ratio.mean()) if n else 1.0,
+        )
+    return loss, parts
