@@ -88,6 +88,50 @@ class LossParts(BaseModel):
     ratio_mean: float
 
 
+class TokenLosses(BaseModel, arbitrary_types_allowed=True):
+    """Per-token terms of the objective (flat tensors over trained tokens)."""
+
+    loss: torch.Tensor
+    """The clipped surrogate plus the weighted KL, per token (differentiable)."""
+    surrogate: torch.Tensor
+    kl: torch.Tensor
+    clipped: torch.Tensor
+    """1.0 where the clipped branch set the gradient to zero."""
+    log_ratio: torch.Tensor
+
+
+def token_losses(
+    logprobs: torch.Tensor,
+    old_logprobs: torch.Tensor,
+    advantages: torch.Tensor,
+    config: GRPOConfig,
+    ref_logprobs: torch.Tensor | None = None,
+) -> TokenLosses:
+    """The objective's per-token terms; `policy_loss` averages them per rollout."""
+    n = logprobs.shape[0]
+    for name, t in (("old_logprobs", old_logprobs), ("advantages", advantages)):
+        if t.shape != (n,):
+            raise ValueError(f"{name} has shape {tuple(t.shape)}, expected ({n},)")
+    log_ratio = logprobs - old_logprobs
+    ratio = torch.exp(log_ratio)
+    unclipped = ratio * advantages
+    clipped = torch.clamp(ratio, 1 - config.clip_low, 1 + config.clip_high) * advantages
+    surrogate = -torch.minimum(unclipped, clipped)
+    kl = torch.zeros_like(logprobs)
+    if ref_logprobs is not None and config.kl_coef > 0:
+        delta = ref_logprobs - logprobs
+        kl = torch.exp(delta) - delta - 1
+    with torch.no_grad():
+        was_clipped = (clipped < unclipped).to(logprobs.dtype)
+    return TokenLosses(
+        loss=surrogate + config.kl_coef * kl,
+        surrogate=surrogate,
+        kl=kl,
+        clipped=was_clipped,
+        log_ratio=log_ratio.detach(),
+    )
+
+
 def policy_loss(
     logprobs: torch.Tensor,
     old_logprobs: torch.Tensor,
@@ -102,23 +146,10 @@ def policy_loss(
     Every argument is a flat vector over those tokens: `rollout_index` says which rollout (0 ..
     num_rollouts-1) each token belongs to, `advantages` repeats its rollout's advantage."""
     n = logprobs.shape[0]
-    for name, t in (
-        ("old_logprobs", old_logprobs),
-        ("advantages", advantages),
-        ("rollout_index", rollout_index),
-    ):
-        if t.shape != (n,):
-            raise ValueError(f"{name} has shape {tuple(t.shape)}, expected ({n},)")
-    log_ratio = logprobs - old_logprobs
-    ratio = torch.exp(log_ratio)
-    unclipped = ratio * advantages
-    clipped = torch.clamp(ratio, 1 - config.clip_low, 1 + config.clip_high) * advantages
-    token_loss = -torch.minimum(unclipped, clipped)
-    kl = torch.zeros_like(logprobs)
-    if ref_logprobs is not None and config.kl_coef > 0:
-        delta = ref_logprobs - logprobs
-        kl = torch.exp(delta) - delta - 1
-        token_loss = token_loss + config.kl_coef * kl
+    if rollout_index.shape != (n,):
+        raise ValueError(f"rollout_index has shape {tuple(rollout_index.shape)}, expected ({n},)")
+    terms = token_losses(logprobs, old_logprobs, advantages, config, ref_logprobs)
+    token_loss = terms.loss
     sums = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(0, rollout_index, token_loss)
     counts = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(
         0, rollout_index, torch.ones_like(token_loss)
@@ -126,14 +157,13 @@ def policy_loss(
     present = counts > 0
     loss = (sums[present] / counts[present]).mean() if bool(present.any()) else token_loss.sum() * 0
     with torch.no_grad():
-        was_clipped = (clipped < unclipped).float()
-        k3_old = torch.exp(-log_ratio) + log_ratio - 1
+        lr = terms.log_ratio
         parts = LossParts(
             loss=float(loss.detach()),
-            policy_loss=float(-torch.minimum(unclipped, clipped).mean()) if n else 0.0,
-            kl=float(kl.mean()) if n else 0.0,
-            clip_fraction=float(was_clipped.mean()) if n else 0.0,
-            approx_kl_old=float(k3_old.mean()) if n else 0.0,
-            ratio_mean=float(ratio.mean()) if n else 1.0,
+            policy_loss=float(terms.surrogate.mean()) if n else 0.0,
+            kl=float(terms.kl.mean()) if n else 0.0,
+            clip_fraction=float(terms.clipped.mean()) if n else 0.0,
+            approx_kl_old=float((torch.exp(-lr) + lr - 1).mean()) if n else 0.0,
+            ratio_mean=float(torch.exp(lr).mean()) if n else 1.0,
         )
     return loss, parts

@@ -1,0 +1,192 @@
+"""The `local` trainer backend: GRPO and SFT on a small causal LM with plain torch, on CPU.
+
+Each sample is run through the model on its own (no padding), its loss is weighted so the mini-batch
+total equals GRPO's per-rollout-normalised loss, and its gradient is accumulated at once: memory stays at
+one sequence whatever the batch. The sampling log-probs the engine recorded are the old policy's (the
+engine serves the same weights in float32), so no extra forward pass is needed; samples without them get
+theirs recomputed before the update.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import torch
+from pydantic import BaseModel, Field
+from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
+
+from train.grpo import GRPOConfig, token_losses
+from train.trainer import StepMetrics, Trainer, TrainingSample
+
+TRAINER_STATE = "trainer.pt"
+MODEL_SUBDIR = "model"
+
+
+class LocalTrainerConfig(BaseModel):
+    """Optimiser and objective settings of the local trainer."""
+
+    lr: float = Field(default=1e-4, gt=0)
+    weight_decay: float = Field(default=0.0, ge=0)
+    max_grad_norm: float = Field(default=1.0, gt=0)
+    mini_batches: int = Field(default=1, ge=1)
+    """Optimiser steps per GRPO step; the step's rollouts are split between them."""
+    grpo: GRPOConfig = Field(default_factory=GRPOConfig)
+    seed: int = 0
+
+
+class LocalTrainer(Trainer):
+    """Trains the model in `model_dir` (a Hugging Face causal LM directory with its tokenizer)."""
+
+    def __init__(self, model_dir: Path, config: LocalTrainerConfig | None = None) -> None:
+        self.config = config or LocalTrainerConfig()
+        self.model_dir = Path(model_dir)
+        torch.manual_seed(self.config.seed)
+        self.tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
+        self.model: PreTrainedModel = AutoModelForCausalLM.from_pretrained(
+            self.model_dir, dtype=torch.float32
+        )
+        self.model.train()
+        self.reference: PreTrainedModel | None = None
+        if self.config.grpo.kl_coef > 0:
+            self.reference = copy.deepcopy(self.model).eval().requires_grad_(False)
+        self.optimizer = self._optimizer()
+        self.updates = 0
+
+    def _optimizer(self) -> torch.optim.Optimizer:
+        return torch.optim.AdamW(
+            self.model.parameters(), lr=self.config.lr, weight_decay=self.config.weight_decay
+        )
+
+    # --- log-probs ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def response_logprobs(model: PreTrainedModel, sample: TrainingSample) -> torch.Tensor:
+        """Log-prob of each response token given everything before it."""
+        ids = torch.tensor([sample.prompt_ids + sample.response_ids])
+        logits = model(input_ids=ids).logits[0, :-1].float()
+        logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[0, 1:, None])[:, 0]
+        return logp[len(sample.prompt_ids) - 1 :]
+
+    @staticmethod
+    def _mask(sample: TrainingSample) -> torch.Tensor:
+        return torch.tensor(sample.response_mask, dtype=torch.bool)
+
+    # --- updates --------------------------------------------------------------------------------------
+
+    def grpo_step(self, samples: Sequence[TrainingSample]) -> StepMetrics:
+        started = time.monotonic()
+        usable = [s for s in samples if any(s.response_mask) and len(s.prompt_ids) > 0]
+        old: dict[int, torch.Tensor] = {}
+        with torch.no_grad():
+            for i, s in enumerate(usable):
+                if s.logprobs is None:
+                    old[i] = self.response_logprobs(self.model, s)
+                else:
+                    old[i] = torch.tensor(s.logprobs)
+        rollouts = sorted({s.rollout_id for s in usable})
+        random.Random(self.config.seed + self.updates).shuffle(rollouts)
+        batches = [rollouts[b :: self.config.mini_batches] for b in range(self.config.mini_batches)]
+        totals: dict[str, float] = defaultdict(float)
+        grad_norms: list[float] = []
+        for batch in (b for b in batches if b):
+            members = set(batch)
+            chosen = [(i, s) for i, s in enumerate(usable) if s.rollout_id in members]
+            tokens_of: dict[str, int] = defaultdict(int)
+            for _, s in chosen:
+                tokens_of[s.rollout_id] += sum(s.response_mask)
+            self.optimizer.zero_grad(set_to_none=True)
+            for i, s in chosen:
+                mask = self._mask(s)
+                new = self.response_logprobs(self.model, s)[mask]
+                ref = None
+                if self.reference is not None:
+                    with torch.no_grad():
+                        ref = self.response_logprobs(self.reference, s)[mask]
+                advantages = torch.full_like(new, s.advantage)
+                terms = token_losses(new, old[i][mask], advantages, self.config.grpo, ref)
+                weight = 1.0 / (len(batch) * tokens_of[s.rollout_id])
+                contribution = terms.loss.sum() * weight
+                contribution.backward()
+                totals["loss"] += float(contribution.detach())
+                totals["policy_loss"] += float(terms.surrogate.detach().sum())
+                totals["kl"] += float(terms.kl.detach().sum())
+                totals["clipped"] += float(terms.clipped.sum())
+                lr = terms.log_ratio
+                totals["approx_kl_old"] += float((torch.exp(-lr) + lr - 1).sum())
+                totals["tokens"] += int(mask.sum())
+            grad_norms.append(self._apply())
+        tokens = max(totals["tokens"], 1.0)
+        return StepMetrics(
+            loss=totals["loss"] / max(len([b for b in batches if b]), 1),
+            policy_loss=totals["policy_loss"] / tokens,
+            kl=totals["kl"] / tokens,
+            clip_fraction=totals["clipped"] / tokens,
+            approx_kl_old=totals["approx_kl_old"] / tokens,
+            grad_norm=max(grad_norms, default=0.0),
+            samples=len(usable),
+            rollouts=len(rollouts),
+            trained_tokens=int(totals["tokens"]),
+            seconds=time.monotonic() - started,
+        )
+
+    def sft_step(self, samples: Sequence[TrainingSample]) -> StepMetrics:
+        started = time.monotonic()
+        usable = [s for s in samples if any(s.response_mask) and len(s.prompt_ids) > 0]
+        tokens = sum(sum(s.response_mask) for s in usable)
+        self.optimizer.zero_grad(set_to_none=True)
+        total = 0.0
+        for s in usable:
+            nll = -self.response_logprobs(self.model, s)[self._mask(s)].sum() / tokens
+            nll.backward()
+            total += float(nll.detach())
+        grad_norm = self._apply() if usable else 0.0
+        return StepMetrics(
+            loss=total,
+            grad_norm=grad_norm,
+            samples=len(usable),
+            rollouts=len({s.rollout_id for s in usable}),
+            trained_tokens=tokens,
+            seconds=time.monotonic() - started,
+        )
+
+    def _apply(self) -> float:
+        norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+        self.optimizer.step()
+        self.updates += 1
+        return float(norm)
+
+    # --- weights and checkpoints ------------------------------------------------------------------------
+
+    def export_weights(self, out_dir: Path) -> Path:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(out_dir, safe_serialization=True)
+        self.tokenizer.save_pretrained(out_dir)
+        return out_dir
+
+    def save_checkpoint(self, out_dir: Path) -> None:
+        self.export_weights(out_dir / MODEL_SUBDIR)
+        state = {
+            "optimizer": self.optimizer.state_dict(),
+            "updates": self.updates,
+            "torch_rng": torch.get_rng_state(),
+            "config": self.config.model_dump(),
+        }
+        torch.save(state, out_dir / TRAINER_STATE)
+
+    def load_checkpoint(self, checkpoint_dir: Path) -> None:
+        state_file = checkpoint_dir / TRAINER_STATE
+        if not state_file.is_file():
+            raise FileNotFoundError(f"{checkpoint_dir} is not a checkpoint: {TRAINER_STATE} is missing")
+        model_dir = checkpoint_dir / MODEL_SUBDIR
+        self.model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+        self.model.train()
+        self.optimizer = self._optimizer()
+        state = torch.load(state_file, weights_only=False)
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.updates = int(state["updates"])
+        torch.set_rng_state(state["torch_rng"])
