@@ -1,0 +1,71 @@
+"""GRPO end to end: two steps on two catalog tasks in real containers, through forge-react, the proxy and
+the local engine; the recorded tokens train the policy token-exactly; a run resumes after its checkpoint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import docker
+import httpx
+import pytest
+
+from envs.image_builder import build_image
+from envs.task import load_task
+from harnesses.bundle import build_bundle
+from harnesses.forge_react import ForgeReact
+from train.grpo_loop import METRICS_FILE, GRPORunConfig, last_checkpoint, run_grpo
+from train.local_trainer import LocalTrainer, LocalTrainerConfig
+from train.policy_server import PolicyServer
+from train.trainer import samples_from_store
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOG = REPO / "catalog" / "claw"
+
+
+@pytest.mark.docker
+def test_two_grpo_steps_on_two_catalog_tasks(
+    client: docker.DockerClient, base_image: str, tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    tasks = []
+    for name in ("organize-downloads", "edit-service-config"):
+        task = load_task(CATALOG / name)
+        tasks.append((task, build_image(client, task).tag or ""))
+    harness = ForgeReact()
+    config = GRPORunConfig(
+        steps=2, batch_tasks=2, group_size=2, concurrency=2, max_tokens=24, max_turns=2, agent_timeout=120
+    )
+    run_dir = tmp_path / "run"
+    trainer = LocalTrainer(tiny_model_dir, config.local)
+    records = run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config)
+    assert [r.step for r in records] == [0, 1]
+    assert [r.policy_version for r in records] == [1, 2]
+    for record in records:
+        assert record.rollouts == 4 and record.infra_errors == 0, record
+        assert record.calls_mean >= 1
+    lines = (run_dir / METRICS_FILE).read_text().splitlines()
+    assert [json.loads(line)["step"] for line in lines] == [0, 1]
+    assert last_checkpoint(run_dir) == (1, run_dir / "checkpoints" / "step-0001")
+    results = (run_dir / "steps" / "0001" / "results.jsonl").read_text().splitlines()
+    assert len(results) == 4
+    # A finished run started again has nothing left to do.
+    again = run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config)
+    assert again == []
+
+
+def test_recorded_tokens_train_the_policy_token_exactly(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """Calls sampled by the engine through the proxy become samples whose recorded log-probs are the
+    trainer's own: the first update's ratio is 1 (up to float noise)."""
+    with PolicyServer(tiny_model_dir, tmp_path / "run", max_tokens=16) as policy:
+        assert policy.proxy is not None and policy.proxy.store is not None
+        transport = httpx.HTTPTransport(uds=str(policy.proxy.socket))
+        with httpx.Client(transport=transport, base_url="http://proxy", timeout=120) as http:
+            for i in range(4):
+                body = {"model": "m", "messages": [{"role": "user", "content": f"task {i}: list /app"}]}
+                http.post(f"/rollouts/r{i}/v1/chat/completions", json=body).raise_for_status()
+        samples = samples_from_store(policy.proxy.store, {"r0": 1.0, "r1": -1.0, "r2": 0.5, "r3": -0.5})
+    assert len(samples) == 4 and all(s.logprobs for s in samples)
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3))
+    metrics = trainer.grpo_step(samples)
+    assert metrics.trained_tokens == sum(sum(s.response_mask) for s in samples) > 0
+    assert metrics.approx_kl_old < 1e-6 and metrics.clip_fraction == 0.0

@@ -1,0 +1,241 @@
+"""The GRPO loop: each step samples a batch of tasks and a group of rollouts per task through harness +
+proxy + engine, scores them with the hidden tests, builds token-exact samples from the proxy's records,
+updates the policy, pushes the new weights to the engine (pause, drain, reload, resume) and logs.
+
+Everything lands in the run directory: `steps/NNNN/results.jsonl` and rollout logs, `calls.sqlite`,
+`metrics.jsonl` (and TensorBoard events under `tb/` when tensorboard is installed), `checkpoints/`.
+A run started again resumes after its last checkpoint; a step cut short redoes only its missing rollouts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from envs.task import Task
+from harnesses.bundle import Bundle
+from harnesses.harness import Harness
+from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
+from train.grpo import RolloutReward, group_advantages
+from train.local_trainer import LocalTrainerConfig
+from train.policy_server import PolicyServer
+from train.rollout import RolloutResult
+from train.rollout_set import InfraPolicy, run_rollout_set, scored_reward
+from train.trainer import StepMetrics, Trainer, samples_from_store
+
+METRICS_FILE = "metrics.jsonl"
+CHECKPOINTS = "checkpoints"
+STATE_FILE = "state.json"
+
+
+class GRPORunConfig(BaseModel):
+    """One GRPO run."""
+
+    steps: int = Field(default=10, ge=1)
+    batch_tasks: int = Field(default=8, ge=1)
+    """Tasks sampled per step (all of them when fewer)."""
+    group_size: int = Field(default=8, ge=2)
+    """Rollouts per task per step; GRPO needs at least two to compare."""
+    concurrency: int = Field(default=4, ge=1)
+    max_tokens: int = Field(default=512, ge=1)
+    """Cap on each model call's completion."""
+    max_turns: int | None = Field(default=8, ge=1)
+    agent_timeout: float | None = Field(default=None, gt=0)
+    """Per-rollout agent timeout (default: each task's own)."""
+    infra: InfraPolicy = "drop"
+    trainer: Literal["local", "verl"] = "local"
+    local: LocalTrainerConfig = Field(default_factory=LocalTrainerConfig)
+    checkpoint_every: int = Field(default=1, ge=1)
+    seed: int = 0
+    model_name: str = "forge-policy"
+
+    @model_validator(mode="after")
+    def _known(self) -> GRPORunConfig:
+        if self.trainer == "verl":
+            raise ValueError("trainer 'verl' runs through veRL's own entry point (see docs/training.md)")
+        return self
+
+
+class StepRecord(BaseModel):
+    """One line of metrics.jsonl."""
+
+    step: int
+    policy_version: int
+    reward_mean: float
+    pass_rate: float
+    rollouts: int
+    infra_errors: int
+    groups: int
+    skipped_groups: int
+    response_tokens_mean: float
+    """Model-sampled tokens per trained rollout."""
+    calls_mean: float
+    timings: dict[str, float]
+    update: StepMetrics | None = None
+
+
+def _log(run_dir: Path, record: StepRecord, writer: Any) -> None:
+    with open(run_dir / METRICS_FILE, "a") as f:
+        f.write(json.dumps(record.model_dump(mode="json")) + "\n")
+    if writer is None:
+        return
+    scalars = {
+        "rollout/reward_mean": record.reward_mean,
+        "rollout/pass_rate": record.pass_rate,
+        "rollout/response_tokens_mean": record.response_tokens_mean,
+        "rollout/calls_mean": record.calls_mean,
+        "rollout/infra_errors": record.infra_errors,
+        **{f"time/{k}": v for k, v in record.timings.items()},
+    }
+    if record.update is not None:
+        u = record.update
+        scalars |= {
+            "update/loss": u.loss,
+            "update/kl": u.kl,
+            "update/clip_fraction": u.clip_fraction,
+            "update/approx_kl_old": u.approx_kl_old,
+            "update/grad_norm": u.grad_norm,
+        }
+    for name, value in scalars.items():
+        writer.add_scalar(name, value, record.step)
+    writer.flush()
+
+
+def _tensorboard(run_dir: Path) -> Any:
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:  # tensorboard is optional; metrics.jsonl has everything
+        return None
+    return SummaryWriter(str(run_dir / "tb"))
+
+
+def last_checkpoint(run_dir: Path) -> tuple[int, Path] | None:
+    """(step, directory) of the run's last complete checkpoint."""
+    state = run_dir / STATE_FILE
+    if not state.is_file():
+        return None
+    data = json.loads(state.read_text())
+    return int(data["step"]), run_dir / CHECKPOINTS / data["checkpoint"]
+
+
+def run_grpo(
+    tasks: list[tuple[Task, str]],
+    harness: Harness,
+    bundle: Bundle,
+    trainer: Trainer,
+    model_dir: Path,
+    run_dir: Path,
+    config: GRPORunConfig,
+    on_rollout: Callable[[RolloutResult], None] = lambda result: None,
+    on_step: Callable[[StepRecord], None] = lambda record: None,
+) -> list[StepRecord]:
+    """Train for `config.steps` steps (resuming after the run's last checkpoint)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    first = 0
+    serve_dir = model_dir
+    if (found := last_checkpoint(run_dir)) is not None:
+        step, checkpoint = found
+        trainer.load_checkpoint(checkpoint)
+        first, serve_dir = step + 1, checkpoint / "model"
+    records: list[StepRecord] = []
+    writer = _tensorboard(run_dir)
+    try:
+        with PolicyServer(serve_dir, run_dir, max_tokens=config.max_tokens) as policy:
+            policy.policy_version = first
+            for step in range(first, config.steps):
+                record = _step(step, tasks, harness, bundle, trainer, policy, run_dir, config, on_rollout)
+                records.append(record)
+                _log(run_dir, record, writer)
+                on_step(record)
+    finally:
+        if writer is not None:
+            writer.close()
+    return records
+
+
+def _step(
+    step: int,
+    tasks: list[tuple[Task, str]],
+    harness: Harness,
+    bundle: Bundle,
+    trainer: Trainer,
+    policy: PolicyServer,
+    run_dir: Path,
+    config: GRPORunConfig,
+    on_rollout: Callable[[RolloutResult], None],
+) -> StepRecord:
+    assert policy.proxy is not None and policy.proxy.store is not None
+    timings: dict[str, float] = {}
+    rng = random.Random(config.seed * 100_003 + step)
+    chosen = rng.sample(tasks, min(config.batch_tasks, len(tasks)))
+    started = time.monotonic()
+    results = run_rollout_set(
+        chosen,
+        harness,
+        bundle,
+        policy.proxy,
+        samples=config.group_size,
+        run_dir=run_dir / "steps" / f"{step:04d}",
+        model=config.model_name,
+        concurrency=config.concurrency,
+        timeout=config.agent_timeout,
+        max_turns=config.max_turns,
+        on_done=on_rollout,
+        rollout_ids=lambda task, k: (
+            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-s{step}-{k}-{uuid.uuid4().hex[:6]}"
+        ),
+    )
+    timings["rollout_sec"] = time.monotonic() - started
+    rewards = []
+    for r in results:
+        value = scored_reward(r, config.infra)
+        if value is not None:
+            rewards.append(RolloutReward(rollout_id=r.rollout_id, group=r.task, reward=value))
+    advantages = group_advantages(rewards, config.local.grpo)
+    samples = samples_from_store(policy.proxy.store, advantages.values)
+    update = None
+    started = time.monotonic()
+    if samples:
+        update = trainer.grpo_step(samples)
+    timings["train_sec"] = time.monotonic() - started
+    started = time.monotonic()
+    version = step + 1
+    weights = trainer.export_weights(run_dir / "weights" / f"v{version:04d}")
+    policy.sync(weights, version)
+    for old in (run_dir / "weights").glob("v*"):
+        if old != weights:
+            shutil.rmtree(old, ignore_errors=True)
+    timings["sync_sec"] = time.monotonic() - started
+    if (step + 1) % config.checkpoint_every == 0 or step + 1 == config.steps:
+        started = time.monotonic()
+        name = f"step-{step:04d}"
+        trainer.save_checkpoint(run_dir / CHECKPOINTS / name)
+        (run_dir / STATE_FILE).write_text(json.dumps({"step": step, "checkpoint": name}) + "\n")
+        timings["checkpoint_sec"] = time.monotonic() - started
+    scored = [v.reward for v in rewards]
+    per_rollout: dict[str, int] = {}
+    for sample in samples:
+        per_rollout[sample.rollout_id] = per_rollout.get(sample.rollout_id, 0) + sum(sample.response_mask)
+    tokens = list(per_rollout.values())
+    return StepRecord(
+        step=step,
+        policy_version=version,
+        reward_mean=sum(scored) / len(scored) if scored else 0.0,
+        pass_rate=sum(1 for v in scored if v >= 1.0) / len(scored) if scored else 0.0,
+        rollouts=len(results),
+        infra_errors=sum(1 for r in results if r.status == "infra-error"),
+        groups=advantages.groups,
+        skipped_groups=advantages.skipped_groups,
+        response_tokens_mean=sum(tokens) / len(tokens) if tokens else 0.0,
+        calls_mean=sum(r.calls for r in results) / len(results) if results else 0.0,
+        timings=timings,
+        update=update,
+    )

@@ -1,0 +1,103 @@
+"""The policy being trained, served on this machine: our CPU engine in-process on a loopback port, behind
+a recording proxy on a Unix socket that the sandboxes reach.
+
+Rollouts sample at temperature 1 (forced by the proxy), so the log-probs the engine records are the
+policy's own and the trainer can use them as the old policy's. `sync` pushes new weights the way a GPU
+deployment does: pause the proxy, drain calls in flight, reload the engine, resume with the new policy
+version (every later call is recorded with it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+
+from proxy.config import ProxyConfig, SamplingOverrides
+from proxy.engines.sglang import LocalEngine as LocalEngineClient
+from proxy.local_engine.app import create_app as create_engine_app
+from proxy.local_engine.engine import LocalEngine
+from proxy.serving import BackgroundServer
+from train.proxy_session import ProxySession
+
+SYNC_TIMEOUT_SEC = 600.0
+
+
+class PolicyServer:
+    """`with PolicyServer(model_dir, run_dir) as policy:` serves `policy.proxy` until the block ends."""
+
+    def __init__(
+        self,
+        model_dir: Path,
+        run_dir: Path,
+        *,
+        max_tokens: int = 512,
+        max_batch_size: int = 8,
+        temperature: float = 1.0,
+    ) -> None:
+        self.model_dir = Path(model_dir)
+        self.run_dir = Path(run_dir)
+        self.max_tokens = max_tokens
+        self.max_batch_size = max_batch_size
+        self.temperature = temperature
+        self._engine_server: BackgroundServer | None = None
+        self.proxy: ProxySession | None = None
+        self.policy_version = 0
+
+    @property
+    def engine_url(self) -> str:
+        assert self._engine_server is not None, "the policy server is not started"
+        return self._engine_server.url
+
+    def start(self) -> Self:
+        engine = LocalEngine(self.model_dir, max_batch_size=self.max_batch_size)
+        self._engine_server = BackgroundServer(create_engine_app(engine)).start()
+        try:
+            client = LocalEngineClient(base_url=self.engine_url, tokenizer=self.model_dir)
+            overrides = SamplingOverrides(temperature=self.temperature, max_tokens=self.max_tokens)
+            config = ProxyConfig(accept_any_model=True, overrides=overrides)
+            self.proxy = ProxySession(client, self.run_dir, config).start()
+        except BaseException:
+            self._engine_server.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        if self.proxy is not None:
+            self.proxy.stop()
+            self.proxy = None
+        if self._engine_server is not None:
+            self._engine_server.stop()
+            self._engine_server = None
+
+    def _admin(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        assert self.proxy is not None, "the policy server is not started"
+        transport = httpx.HTTPTransport(uds=str(self.proxy.socket))
+        with httpx.Client(transport=transport, base_url="http://proxy", timeout=SYNC_TIMEOUT_SEC) as client:
+            response = client.post(path, json=body)
+            response.raise_for_status()
+            result: dict[str, Any] = response.json()
+            return result
+
+    def sync(self, weights_dir: Path, version: int) -> None:
+        """Serve the weights in `weights_dir` from now on, as policy `version`."""
+        self._admin("/admin/pause")
+        try:
+            self._admin("/admin/drain")
+            with httpx.Client(base_url=self.engine_url, timeout=SYNC_TIMEOUT_SEC) as client:
+                response = client.post("/reload", json={"path": str(weights_dir), "weight_version": version})
+                if response.status_code != 200:
+                    raise RuntimeError(f"the engine refused the weights in {weights_dir}: {response.text}")
+        finally:
+            self._admin("/admin/resume", {"policy_version": version})
+        self.policy_version = version
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
