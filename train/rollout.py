@@ -42,6 +42,8 @@ class RolloutResult(BaseModel):
 
     rollout_id: str
     task: str
+    domain: str | None = None
+    """The task's `[metadata] domain`, else its catalog folder's name."""
     harness: str
     harness_version: str
     model: str
@@ -91,6 +93,7 @@ def run_rollout(
     result = RolloutResult(
         rollout_id=rollout_id,
         task=task.name,
+        domain=task.config.metadata.domain or task.path.parent.name,
         harness=harness.name,
         harness_version=harness.version,
         model=model,
