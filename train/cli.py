@@ -1,10 +1,261 @@
-"""`forge-train`: rollouts, SFT, GRPO, pass@k / pass^k (issue #5; every command says it is not built)."""
+"""`forge-train`: rollouts, evaluation and GRPO (SFT commands: issue #5, not built yet).
 
-from envs.not_built import planned_app
+forge-train rollout --catalog DIR --harness NAME --model oracle|nop|URL|ENGINE -n K
+forge-train eval RUN_DIR... [-k K] [--json F] [--markdown F]
+forge-train rl --catalog DIR [--model DIR] [--steps N] [--batch-tasks 8] [--group-size 8]
+"""
 
-app = planned_app(
-    "forge-train",
-    "Rollouts, SFT, GRPO and pass@k / pass^k evaluation.",
-    ["rollout", "eval", "sft-data", "sft", "rl"],
-    5,
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
 )
+from rich.table import Table
+
+from envs.cli import _interruptible
+from envs.docker_client import docker_client
+from envs.errors import EnvsError
+from envs.image_builder import build_image
+from envs.not_built import add_planned
+from envs.task import Task, find_task_dirs, is_task_dir, load_task
+from harnesses.bundle import Bundle, build_bundle
+from harnesses.harness import Harness
+from harnesses.installers import InstallError
+from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
+from train.evaluation import Evaluation, evaluate, to_markdown
+from train.rollout_set import load_results
+
+app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
+console = Console()
+err = Console(stderr=True)
+
+CatalogOpt = Annotated[Path, typer.Option("--catalog", "-c", help="A catalog (or one task directory).")]
+TasksOpt = Annotated[list[str], typer.Option("--task", "-t", help="Only these tasks; repeatable.")]
+HarnessOpt = Annotated[str, typer.Option("--harness", "-H", help="Harness name.")]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {escape(message)}")
+    return typer.Exit(code)
+
+
+def _tasks(catalog: Path, names: list[str]) -> list[Task]:
+    if not catalog.exists():
+        raise _fail(f"catalog {catalog} does not exist")
+    dirs = [catalog] if is_task_dir(catalog) else find_task_dirs(catalog)
+    try:
+        tasks = [load_task(d) for d in dirs]
+    except EnvsError as exc:
+        raise _fail(str(exc)) from exc
+    if names:
+        known = {t.name: t for t in tasks}
+        if missing := [n for n in names if n not in known]:
+            raise _fail(f"no task {missing[0]!r} in {catalog} (it has: {', '.join(sorted(known))})")
+        tasks = [known[n] for n in names]
+    if not tasks:
+        raise _fail(f"no tasks in {catalog}")
+    return tasks
+
+
+def _progress() -> Progress:
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    )
+
+
+@contextmanager
+def _prepared(
+    tasks: list[Task], harness_name: str
+) -> Iterator[tuple[list[tuple[Task, str]], Harness, Bundle]]:
+    """Images of every task (content-hash cached) and the harness bundle, under Ctrl-C handling."""
+    try:
+        harness = get_harness(harness_name)
+    except UnknownHarness as exc:
+        raise _fail(str(exc)) from exc
+    with _interruptible():
+        try:
+            client = docker_client()
+            with _progress() as progress:
+                bar = progress.add_task("building task images", total=len(tasks))
+                images = []
+                for task in tasks:
+                    built = build_image(client, task)
+                    if not built.ok or built.tag is None:
+                        raise _fail(f"task {task.name}: {built.error}", 1)
+                    images.append((task, built.tag))
+                    progress.advance(bar)
+            with console.status(f"harness bundle {harness.name} {harness.version}"):
+                bundle = build_bundle(harness)
+        except (EnvsError, InstallError) as exc:
+            raise _fail(str(exc), 1) from exc
+        yield images, harness, bundle
+
+
+def _print_evaluation(evaluation: Evaluation) -> None:
+    ks = evaluation.ks
+    table = Table(
+        "group", "tasks", "trials", "mean reward", *(f"pass@{k}" for k in ks), *(f"pass^{k}" for k in ks)
+    )
+    for g in [evaluation.overall, *evaluation.by_domain, *evaluation.by_harness]:
+        if g is not None:
+            table.add_row(
+                g.group,
+                str(g.tasks),
+                str(g.trials),
+                str(g.mean_reward),
+                *(str(g.pass_at[k]) for k in ks),
+                *(str(g.pass_hat[k]) for k in ks),
+            )
+    tasks = Table(
+        "task", "harness", "trials", "successes", "infra errors", "mean reward", *(f"pass@{k}" for k in ks)
+    )
+    for t in evaluation.tasks:
+        tasks.add_row(
+            t.task,
+            t.harness,
+            str(t.trials),
+            str(t.successes),
+            str(t.infra_errors),
+            f"{t.mean_reward:.3f}",
+            *(f"{t.pass_at[k]:.3f}" for k in ks),
+        )
+    console.print(table)
+    console.print(tasks)
+
+
+@app.command()
+def rollout(
+    catalog: CatalogOpt = Path("catalog/claw"),
+    task: TasksOpt = [],  # noqa: B006
+    harness: HarnessOpt = DEFAULT_HARNESS,
+    model: Annotated[
+        str, typer.Option(help="An engine (oracle, nop, local, ...) or an OpenAI-compatible URL.")
+    ] = ("oracle"),
+    engine: Annotated[str | None, typer.Option(help="Engine name, when --model is not one.")] = None,
+    samples: Annotated[int, typer.Option("--samples", "-n", min=1, help="Rollouts per task.")] = 4,
+    concurrency: Annotated[int, typer.Option(min=1, help="Rollouts at once.")] = 2,
+    model_name: Annotated[str, typer.Option(help="The model name the harness asks for.")] = "forge-policy",
+    upstream: Annotated[list[str], typer.Option(help="Engine URL (local, sglang, vllm, ...).")] = [],  # noqa: B006
+    upstream_model: Annotated[str | None, typer.Option(help="Model name sent upstream.")] = None,
+    tokenizer: Annotated[Path | None, typer.Option(help="Model directory (tokenizer, template).")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env var holding the upstream key.")] = None,
+    timeout: Annotated[float | None, typer.Option(help="Agent timeout (default: each task's).")] = None,
+    max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
+    run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
+) -> None:
+    """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
+    from proxy.launch import build_engine
+    from train.engine_options import engine_options
+    from train.proxy_session import ProxySession
+    from train.rollout_set import run_rollout_set
+
+    tasks = _tasks(catalog, task)
+    try:
+        options = engine_options(
+            model,
+            engine,
+            [catalog],
+            upstream=upstream,
+            upstream_model=upstream_model,
+            tokenizer=tokenizer,
+            api_key_env=api_key_env,
+        )
+        proxy_engine = build_engine(options)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    run_dir = run_dir or Path("runs") / f"rollout-{datetime.now():%Y%m%d-%H%M%S}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "run.json").write_text(
+        json.dumps(
+            {"catalog": str(catalog), "tasks": [t.name for t in tasks], "harness": harness,
+             "engine": options.engine, "samples": samples, "model_name": model_name},
+            indent=2,
+        )
+        + "\n"
+    )  # fmt: skip
+    started = time.monotonic()
+    with (
+        _prepared(tasks, harness) as (images, chosen, bundle),
+        ProxySession(proxy_engine, run_dir) as proxy,
+        _progress() as progress,
+    ):
+        bar = progress.add_task(f"{harness} rollouts", total=len(tasks) * samples)
+        results = run_rollout_set(
+            images,
+            chosen,
+            bundle,
+            proxy,
+            samples=samples,
+            run_dir=run_dir,
+            model=model_name,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_turns=max_turns,
+            on_done=lambda r: progress.update(
+                bar, advance=1, description=f"{harness}: {r.task} -> {r.reward}"
+            ),
+        )
+    _print_evaluation(evaluate(results))
+    infra = sum(r.status == "infra-error" for r in results)
+    console.print(
+        f"{len(results)} rollouts ({infra} infrastructure errors) in {time.monotonic() - started:.1f}s; "
+        f"results in {run_dir / 'results.jsonl'}, calls in {run_dir / 'calls.sqlite'}"
+    )
+
+
+@app.command("eval")
+def eval_(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (with results.jsonl).")],
+    k: Annotated[list[int], typer.Option("-k", help="k of pass@k and pass^k; repeatable.")] = [],  # noqa: B006
+    infra: Annotated[
+        str, typer.Option(help="drop | zero: what an infrastructure failure counts as.")
+    ] = "drop",
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the evaluation as JSON.")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="Write the tables as Markdown.")] = None,
+) -> None:
+    """pass@k (unbiased), pass^k and mean reward with bootstrap 95% intervals, per task, domain, harness."""
+    if infra not in ("drop", "zero"):
+        raise _fail(f"--infra must be drop or zero, not {infra!r}")
+    results = []
+    for run_dir in run_dirs:
+        try:
+            found = load_results(run_dir)
+        except ValueError as exc:
+            raise _fail(str(exc)) from exc
+        if not found:
+            raise _fail(f"{run_dir} has no rollout results (results.jsonl)")
+        results.extend(found)
+    try:
+        evaluation = evaluate(results, k or None, infra)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    _print_evaluation(evaluation)
+    if json_out:
+        json_out.write_text(evaluation.model_dump_json(indent=2) + "\n")
+    if markdown:
+        markdown.write_text(to_markdown(evaluation))
+
+
+add_planned(app, "forge-train", "sft-data", 5)
+add_planned(app, "forge-train", "sft", 5)

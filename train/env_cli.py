@@ -23,8 +23,8 @@ from harnesses.bundle import build_bundle, find_bundle
 from harnesses.cli import harness_app
 from harnesses.installers import InstallError
 from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
-from proxy.engines.base import ENGINES
-from proxy.launch import EngineOptions, build_engine
+from proxy.launch import build_engine
+from train.engine_options import engine_options
 from train.proxy_session import ProxySession
 from train.rollout import run_rollout
 
@@ -43,25 +43,6 @@ def _resolve_task(task: str, catalog: Path) -> Task:
         return load_task(path)
     except EnvsError as exc:
         raise _fail(str(exc), 2) from exc
-
-
-def _engine_options(
-    model: str, engine: str | None, catalog: Path, task: Task, **given: object
-) -> EngineOptions:
-    """`--model` is an engine name or an OpenAI-compatible URL (served by pass-through); `--engine`
-    names the engine outright. The oracle sees the catalog and the task itself."""
-    options = EngineOptions.model_validate(given)
-    if engine is None:
-        if model.startswith(("http://", "https://")):
-            engine = "openai"
-            options.upstream = [model, *options.upstream]
-        elif model in ENGINES:
-            engine = model
-        else:
-            raise _fail(f"--model {model!r} is neither an engine ({', '.join(ENGINES)}) nor a URL", 2)
-    options.engine = engine
-    options.catalog = [*([catalog] if catalog.is_dir() else []), task.path]
-    return options
 
 
 @app.command()
@@ -91,16 +72,18 @@ def run(
         chosen = get_harness(harness)
     except UnknownHarness as exc:
         raise _fail(str(exc), 2) from exc
-    options = _engine_options(
-        model,
-        engine,
-        catalog,
-        loaded,
-        upstream=upstream,
-        upstream_model=upstream_model,
-        tokenizer=tokenizer,
-        api_key_env=api_key_env,
-    )
+    try:
+        options = engine_options(
+            model,
+            engine,
+            [catalog, loaded.path],
+            upstream=upstream,
+            upstream_model=upstream_model,
+            tokenizer=tokenizer,
+            api_key_env=api_key_env,
+        )
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from exc
     run_dir = run_dir or Path("runs") / f"env-run-{datetime.now():%Y%m%d-%H%M%S}"
     with _interruptible():
         try:

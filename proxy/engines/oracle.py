@@ -43,17 +43,29 @@ FINAL_MESSAGE = "Done: the task is complete."
 NOP_MESSAGE = "I will not do anything."
 
 
-def solution_command(task: Task) -> str:
-    """A shell command that unpacks the task's solution/ to a temporary folder and runs solve.sh there.
+INLINE_MAX_BYTES = 400
+"""A solution that is one solve.sh at most this big is sent as its own text (what a model would write,
+so it makes a learnable teacher trajectory); anything bigger is sent packed."""
 
-    The folder is removed with `find -delete`: Codex refuses commands with `rm -rf`."""
+
+def solution_command(task: Task) -> str:
+    """A shell command that runs the task's reference solution in its working directory.
+
+    A short solve.sh goes as it is, after a `cd`. Otherwise solution/ is packed (tar.gz, base64),
+    unpacked to a temporary folder and solve.sh run there; the folder is removed with `find -delete`
+    (Codex refuses commands with `rm -rf`)."""
+    files = [p for p in task.solution_dir.rglob("*") if p.is_file()]
+    env = resolve_env(task, task.config.solution.env, "solution")
+    exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
+    workdir = shlex.quote(task.config.environment.workdir or "/")
+    solve = task.solution_dir / "solve.sh"
+    if files == [solve] and solve.stat().st_size <= INLINE_MAX_BYTES:
+        body = [line for line in solve.read_text().splitlines() if line.strip() and not line.startswith("#!")]
+        return f"cd {workdir} && {exports}" + "\n".join(body)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         tar.add(str(task.solution_dir), arcname=".")
     payload = base64.b64encode(buf.getvalue()).decode()
-    env = resolve_env(task, task.config.solution.env, "solution")
-    exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
-    workdir = shlex.quote(task.config.environment.workdir or "/")
     return (
         "d=$(mktemp -d /tmp/forge-oracle.XXXXXX) && "
         f'echo {payload} | base64 -d | tar -xz -C "$d" && '

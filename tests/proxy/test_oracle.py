@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from envs.task import load_task
+from envs.task import Task, load_task
 from proxy.conversation import GenerationRequest, Message, Tool, ToolCall
 from proxy.engines.oracle import (
     FINAL_MESSAGE,
@@ -121,7 +121,7 @@ def test_each_real_harness_request_gets_a_call_of_its_own_shell_tool(
     assert arguments[key] == solution_command(load_task(CATALOG / "git-release-chore"))
 
 
-def test_the_solution_command_runs_solve_sh_in_the_workdir(tmp_path: Path) -> None:
+def _solution_task(tmp_path: Path, solve_sh: str, files: dict[str, str] | None = None) -> tuple[Task, Path]:
     workdir = tmp_path / "work"
     workdir.mkdir()
     toml = f"""
@@ -132,14 +132,25 @@ def test_the_solution_command_runs_solve_sh_in_the_workdir(tmp_path: Path) -> No
         [solution.env]
         GREETING = "hello"
     """
-    task = load_task(
-        write_task(tmp_path, "t", toml=toml, solve_sh='echo "$GREETING from $(pwd)" > out.txt\nexit 3\n')
-    )
+    return load_task(write_task(tmp_path, "t", toml=toml, solve_sh=solve_sh, files=files)), workdir
+
+
+def test_a_short_solution_is_sent_as_its_own_text(tmp_path: Path) -> None:
+    task, workdir = _solution_task(tmp_path, 'echo "$GREETING from $(pwd)" > out.txt\n')
+    command = solution_command(task)
+    assert command == f'cd {workdir} && export GREETING=hello; echo "$GREETING from $(pwd)" > out.txt'
+    assert subprocess.run(["bash", "-c", command]).returncode == 0
+    assert (workdir / "out.txt").read_text() == f"hello from {workdir}\n"
+
+
+def test_a_bigger_solution_is_packed_and_run_in_the_workdir(tmp_path: Path) -> None:
+    solve = 'echo "$GREETING from $(pwd) with $(cat "$(dirname "$0")/data.txt")" > out.txt\nexit 3\n'
+    task, workdir = _solution_task(tmp_path, solve, files={"solution/data.txt": "extra"})
     before = set(Path("/tmp").glob("forge-oracle.*"))
     proc = subprocess.run(["bash", "-c", solution_command(task)], capture_output=True, text=True)
     assert proc.returncode == 3  # solve.sh's own exit code comes back
     assert "oracle: solve.sh exited 3" in proc.stdout
-    assert (workdir / "out.txt").read_text() == f"hello from {workdir}\n"
+    assert (workdir / "out.txt").read_text() == f"hello from {workdir} with extra\n"
     assert set(Path("/tmp").glob("forge-oracle.*")) <= before  # its temporary folder is gone
 
 
