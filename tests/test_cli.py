@@ -16,8 +16,6 @@ BIN = Path(sys.executable).parent
 @pytest.mark.parametrize(
     "argv",
     [
-        ["forge-train", "rl", "--catalog", "catalog/claw"],
-        ["forge-train", "eval", "runs/x"],
         ["forge-synth", "propose", "--domain", "browser"],
     ],
 )

@@ -1,4 +1,4 @@
-"""`forge-train`: rollouts, evaluation and GRPO (SFT commands: issue #5, not built yet).
+"""`forge-train`: rollouts, evaluation, SFT and GRPO.
 
 forge-train rollout --catalog DIR --harness NAME --model oracle|nop|URL|ENGINE -n K
 forge-train eval RUN_DIR... [-k K] [--json F] [--markdown F]
@@ -32,7 +32,6 @@ from envs.cli import _interruptible
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
-from envs.not_built import add_planned
 from envs.task import Task, find_task_dirs, is_task_dir, load_task
 from harnesses.bundle import Bundle, build_bundle
 from harnesses.harness import Harness
@@ -257,5 +256,200 @@ def eval_(
         markdown.write_text(to_markdown(evaluation))
 
 
-add_planned(app, "forge-train", "sft-data", 5)
-add_planned(app, "forge-train", "sft", 5)
+@app.command("sft-data")
+def sft_data(
+    catalog: CatalogOpt = Path("catalog/claw"),
+    task: TasksOpt = [],  # noqa: B006
+    harness: HarnessOpt = DEFAULT_HARNESS,
+    teacher: Annotated[
+        str, typer.Option(help="oracle (offline), or an OpenAI-compatible URL / engine name.")
+    ] = "oracle",
+    engine: Annotated[str | None, typer.Option(help="Engine name, when --teacher is not one.")] = None,
+    tokenizer: Annotated[
+        Path, typer.Option(help="The student's model directory: trajectories are tokenized with it.")
+    ] = Path("models/forge-tiny"),
+    upstream_model: Annotated[str | None, typer.Option(help="Teacher model name sent upstream.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env var holding the teacher's key.")] = None,
+    samples: Annotated[int, typer.Option("--samples", "-n", min=1, help="Teacher rollouts per task.")] = 1,
+    concurrency: Annotated[int, typer.Option(min=1)] = 2,
+    out: Annotated[Path, typer.Option(help="Run directory; the dataset goes to OUT/dataset.")] = Path(
+        "runs/sft-data"
+    ),
+) -> None:
+    """Teacher rollouts; the successful ones, de-duplicated, as a `datasets` dataset (tokens + chat)."""
+    from proxy.launch import build_engine
+    from train.engine_options import engine_options
+    from train.proxy_session import ProxySession
+    from train.rollout_set import run_rollout_set
+    from train.sft import collect, save_dataset
+
+    tasks = _tasks(catalog, task)
+    if not (tokenizer / "tokenizer_config.json").is_file():
+        raise _fail(f"--tokenizer {tokenizer}: no tokenizer there (make one: forge-proxy init-model DIR)")
+    try:
+        options = engine_options(
+            teacher, engine, [catalog], upstream_model=upstream_model, api_key_env=api_key_env
+        )
+        options.tokenizer = tokenizer
+        teacher_engine = build_engine(options)
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    with (
+        _prepared(tasks, harness) as (images, chosen, bundle),
+        ProxySession(teacher_engine, out) as proxy,
+        _progress() as progress,
+    ):
+        bar = progress.add_task("teacher rollouts", total=len(tasks) * samples)
+        results = run_rollout_set(
+            images,
+            chosen,
+            bundle,
+            proxy,
+            samples=samples,
+            run_dir=out,
+            model="forge-policy",
+            concurrency=concurrency,
+            on_done=lambda r: progress.advance(bar),
+        )
+        assert proxy.store is not None
+        kept, chats = collect(proxy.store, results)
+    if not kept:
+        raise _fail("no teacher rollout succeeded (or the teacher gave no token ids): nothing to save", 1)
+    path = save_dataset(kept, chats, out / "dataset")
+    wins = sum(1 for r in results if r.reward == 1.0)
+    console.print(f"{wins}/{len(results)} teacher rollouts succeeded; {len(kept)} chains saved to {path}")
+
+
+@app.command()
+def sft(
+    data: Annotated[Path, typer.Argument(help="A dataset written by `forge-train sft-data`.")],
+    model: Annotated[Path, typer.Option(help="The model directory to fine-tune.")],
+    out: Annotated[Path, typer.Option(help="Where the fine-tuned model goes.")],
+    epochs: Annotated[int, typer.Option(min=1)] = 10,
+    lr: Annotated[float, typer.Option(min=0.0)] = 1e-3,
+    batch_size: Annotated[int, typer.Option(min=1)] = 4,
+    seed: int = 0,
+) -> None:
+    """Fine-tune on teacher chains (CPU, torch), learning only the teacher's own tokens."""
+    from train.local_trainer import LocalTrainer, LocalTrainerConfig
+    from train.sft import load_dataset_samples, train
+
+    try:
+        samples = load_dataset_samples(data)
+        trainer = LocalTrainer(model, LocalTrainerConfig(lr=lr, seed=seed))
+    except (FileNotFoundError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    with _progress() as progress:
+        bar = progress.add_task("sft", total=epochs)
+        losses = train(
+            trainer, samples, epochs, batch_size, seed, on_step=lambda e, m: progress.update(bar, completed=e)
+        )
+        progress.update(bar, completed=epochs)
+    trainer.export_weights(out)
+    console.print(f"loss {losses[0]:.3f} -> {losses[-1]:.3f} over {epochs} epochs; model written to {out}")
+
+
+@app.command()
+def rl(
+    catalog: CatalogOpt = Path("catalog/claw"),
+    task: TasksOpt = [],  # noqa: B006
+    harness: HarnessOpt = DEFAULT_HARNESS,
+    model: Annotated[
+        Path | None, typer.Option(help="Policy model directory; default: the embedded tiny model.")
+    ] = None,
+    steps: Annotated[int, typer.Option(help="GRPO steps.")] = 10,
+    batch_tasks: Annotated[int, typer.Option(help="Tasks per step.")] = 8,
+    group_size: Annotated[int, typer.Option(help="Rollouts per task per step.")] = 8,
+    concurrency: Annotated[int, typer.Option(help="Rollouts at once.")] = 4,
+    max_tokens: Annotated[int, typer.Option(help="Cap on each model call's completion.")] = 512,
+    max_turns: Annotated[int, typer.Option(help="Turn limit of the harness.")] = 8,
+    timeout: Annotated[float | None, typer.Option(help="Agent timeout per rollout.")] = None,
+    lr: float = 1e-4,
+    kl_coef: Annotated[float, typer.Option(help="KL penalty to the starting policy.")] = 0.0,
+    clip_low: float = 0.2,
+    clip_high: float = 0.28,
+    mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 1,
+    sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 30,
+    seed: int = 0,
+    run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
+) -> None:
+    """GRPO through harness + proxy + engine, on the embedded CPU default unless --model is given."""
+    from pydantic import ValidationError
+
+    from train.embedded import EmbeddedConfig, embedded_policy
+    from train.grpo import GRPOConfig
+    from train.grpo_loop import GRPORunConfig, StepRecord, run_grpo
+    from train.local_trainer import LocalTrainer, LocalTrainerConfig
+
+    tasks = _tasks(catalog, task)
+    try:
+        config = GRPORunConfig(
+            steps=steps,
+            batch_tasks=batch_tasks,
+            group_size=group_size,
+            concurrency=concurrency,
+            max_tokens=max_tokens,
+            max_turns=max_turns,
+            agent_timeout=timeout,
+            seed=seed,
+            local=LocalTrainerConfig(
+                lr=lr,
+                mini_batches=mini_batches,
+                seed=seed,
+                grpo=GRPOConfig(kl_coef=kl_coef, clip_low=clip_low, clip_high=clip_high),
+            ),
+        )
+        embedded = EmbeddedConfig(sft_epochs=sft_epochs, concurrency=concurrency, seed=seed)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise _fail(f"bad training settings: {problems}") from exc
+    if model is not None and not (model / "config.json").is_file():
+        raise _fail(f"--model {model}: not a model directory (no config.json)")
+    run_dir = run_dir or Path("runs") / f"rl-{datetime.now():%Y%m%d-%H%M%S}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with _prepared(tasks, harness) as (images, chosen, bundle):
+        if model is None:
+            with _progress() as progress:
+                bar = progress.add_task(
+                    "embedded policy: oracle rollouts, then SFT", total=len(images) + sft_epochs
+                )
+                model = embedded_policy(
+                    run_dir,
+                    images,
+                    chosen,
+                    bundle,
+                    embedded,
+                    on_rollout=lambda r: progress.advance(bar),
+                    on_sft_step=lambda e, m: progress.update(bar, completed=len(images) + e),
+                )
+            console.print(f"starting policy: {model} ({time.monotonic() - started:.0f}s)")
+        trainer = LocalTrainer(model, config.local)
+        table = Table("step", "pass rate", "reward", "tokens", "loss", "kl", "clip", "rollout s", "train s")
+
+        def report(r: StepRecord) -> None:
+            u = r.update
+            table.add_row(
+                str(r.step),
+                f"{r.pass_rate:.3f}",
+                f"{r.reward_mean:.3f}",
+                f"{r.response_tokens_mean:.0f}",
+                f"{u.loss:.4f}" if u else "-",
+                f"{u.kl:.4f}" if u else "-",
+                f"{u.clip_fraction:.3f}" if u else "-",
+                f"{r.timings.get('rollout_sec', 0):.0f}",
+                f"{r.timings.get('train_sec', 0):.0f}",
+            )
+            console.print(
+                f"step {r.step}: pass rate {r.pass_rate:.3f}, reward {r.reward_mean:.3f}, "
+                f"{r.skipped_groups}/{r.groups} groups without signal"
+            )
+
+        records = run_grpo(images, chosen, bundle, trainer, model, run_dir, config, on_step=report)
+    console.print(table)
+    if records:
+        console.print(
+            f"pass rate {records[0].pass_rate:.3f} (step {records[0].step}) -> {records[-1].pass_rate:.3f} "
+            f"(step {records[-1].step}); {time.monotonic() - started:.0f}s; "
+            f"metrics in {run_dir / 'metrics.jsonl'}"
+        )

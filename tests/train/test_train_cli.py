@@ -1,0 +1,71 @@
+"""`forge-train` as a user types it: bad input gets clear errors; rollout → eval round trip."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _forge_train(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "forge-train"), *argv],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "COLUMNS": "200"},
+        timeout=900,
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["rl", "--group-size", "1"], "group_size: Input should be greater than or equal to 2"),
+        (["rl", "--lr", "-1"], "lr: Input should be greater than 0"),
+        (["rl", "--clip-low", "1.5"], "clip_low: Input should be less than 1"),
+        (["rl", "--task", "no-such-task"], "no task 'no-such-task' in catalog/claw"),
+        (["rl", "--catalog", "nowhere"], "catalog nowhere does not exist"),
+        (["rl", "--model", "nowhere"], "--model nowhere: not a model directory"),
+        (["rollout", "--model", "gpt-9"], "neither an engine"),
+        (["eval", "/nonexistent-run"], "has no rollout results"),
+        (["sft", "/nonexistent-data", "--model", "m", "--out", "o"], "not a dataset"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(argv: list[str], message: str) -> None:
+    out = _forge_train(*argv)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert message in " ".join(out.stderr.split()), out.stderr
+
+
+@pytest.mark.docker
+def test_rollout_then_eval(tmp_path: Path, base_image: str) -> None:
+    run = tmp_path / "run"
+    argv = [
+        "rollout",
+        "--task",
+        "organize-downloads",
+        "--task",
+        "rotate-backups",
+        "-n",
+        "2",
+        "--run-dir",
+        str(run),
+    ]
+    first = _forge_train(*argv)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert len((run / "results.jsonl").read_text().splitlines()) == 4
+    again = _forge_train(*argv)  # resumed: nothing finished is redone
+    assert again.returncode == 0 and len((run / "results.jsonl").read_text().splitlines()) == 4
+    out = _forge_train("eval", str(run), "-k", "1", "-k", "2", "--json", str(tmp_path / "e.json"))
+    assert out.returncode == 0, out.stderr
+    evaluation = json.loads((tmp_path / "e.json").read_text())
+    assert evaluation["overall"]["pass_at"]["1"]["value"] == 1.0
+    assert [t["task"] for t in evaluation["tasks"]] == ["organize-downloads", "rotate-backups"]
