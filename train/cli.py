@@ -49,6 +49,15 @@ TasksOpt = Annotated[list[str], typer.Option("--task", "-t", help="Only these ta
 HarnessOpt = Annotated[str, typer.Option("--harness", "-H", help="Harness name.")]
 
 
+def _quiet_libraries() -> None:
+    """Our progress bars only: transformers and datasets draw their own on every load and save."""
+    import datasets
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+    datasets.disable_progress_bars()
+
+
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(code)
@@ -277,6 +286,7 @@ def sft_data(
     ),
 ) -> None:
     """Teacher rollouts; the successful ones, de-duplicated, as a `datasets` dataset (tokens + chat)."""
+    _quiet_libraries()
     from proxy.launch import build_engine
     from train.engine_options import engine_options
     from train.proxy_session import ProxySession
@@ -331,6 +341,7 @@ def sft(
     seed: int = 0,
 ) -> None:
     """Fine-tune on teacher chains (CPU, torch), learning only the teacher's own tokens."""
+    _quiet_libraries()
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
     from train.sft import load_dataset_samples, train
 
@@ -369,16 +380,20 @@ def rl(
     clip_low: float = 0.2,
     clip_high: float = 0.28,
     mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 1,
-    sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 30,
+    sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 28,
+    eval_samples: Annotated[
+        int, typer.Option(help="Rollouts per task of an evaluation on every task before and after.")
+    ] = 0,
     seed: int = 0,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
 ) -> None:
     """GRPO through harness + proxy + engine, on the embedded CPU default unless --model is given."""
+    _quiet_libraries()
     from pydantic import ValidationError
 
     from train.embedded import EmbeddedConfig, embedded_policy
     from train.grpo import GRPOConfig
-    from train.grpo_loop import GRPORunConfig, StepRecord, run_grpo
+    from train.grpo_loop import EvalRecord, GRPORunConfig, StepRecord, run_grpo
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
 
     tasks = _tasks(catalog, task)
@@ -391,6 +406,7 @@ def rl(
             max_tokens=max_tokens,
             max_turns=max_turns,
             agent_timeout=timeout,
+            eval_samples=eval_samples,
             seed=seed,
             local=LocalTrainerConfig(
                 lr=lr,
@@ -445,8 +461,24 @@ def rl(
                 f"{r.skipped_groups}/{r.groups} groups without signal"
             )
 
-        records = run_grpo(images, chosen, bundle, trainer, model, run_dir, config, on_step=report)
+        evals: list[EvalRecord] = []
+
+        def report_eval(e: EvalRecord) -> None:
+            evals.append(e)
+            console.print(
+                f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} over {e.rollouts} "
+                f"rollouts ({e.seconds:.0f}s)"
+            )
+
+        records = run_grpo(
+            images, chosen, bundle, trainer, model, run_dir, config, on_step=report, on_eval=report_eval
+        )
     console.print(table)
+    if len(evals) == 2:
+        console.print(
+            f"held evaluation: pass rate {evals[0].pass_rate:.3f} (v{evals[0].policy_version}) -> "
+            f"{evals[1].pass_rate:.3f} (v{evals[1].policy_version})"
+        )
     if records:
         console.print(
             f"pass rate {records[0].pass_rate:.3f} (step {records[0].step}) -> {records[-1].pass_rate:.3f} "

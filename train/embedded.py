@@ -36,7 +36,7 @@ class EmbeddedConfig(BaseModel):
     hidden_size: int = Field(default=128, ge=16)
     layers: int = Field(default=2, ge=1)
     vocab_size: int = Field(default=4096, ge=512)
-    sft_epochs: int = Field(default=30, ge=0)
+    sft_epochs: int = Field(default=28, ge=0)
     """0 skips the warm start (GRPO from random weights)."""
     sft_lr: float = Field(default=3e-3, gt=0)
     sft_batch_size: int = Field(default=4, ge=1)

@@ -54,6 +54,9 @@ class GRPORunConfig(BaseModel):
     trainer: Literal["local", "verl"] = "local"
     local: LocalTrainerConfig = Field(default_factory=LocalTrainerConfig)
     checkpoint_every: int = Field(default=1, ge=1)
+    eval_samples: int = Field(default=0, ge=0)
+    """Rollouts per task of a held evaluation of every training task before the first step and after
+    the last (0: none). Unlike a step's batch, it covers every task, so the two are comparable."""
     seed: int = 0
     model_name: str = "forge-policy"
 
@@ -62,6 +65,18 @@ class GRPORunConfig(BaseModel):
         if self.trainer == "verl":
             raise ValueError("trainer 'verl' runs through veRL's own entry point (see docs/training.md)")
         return self
+
+
+class EvalRecord(BaseModel):
+    """A held evaluation of the policy on every training task."""
+
+    policy_version: int
+    pass_rate: float
+    reward_mean: float
+    rollouts: int
+    per_task: dict[str, float]
+    """Task -> its pass rate."""
+    seconds: float
 
 
 class StepRecord(BaseModel):
@@ -136,6 +151,7 @@ def run_grpo(
     config: GRPORunConfig,
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
     on_step: Callable[[StepRecord], None] = lambda record: None,
+    on_eval: Callable[[EvalRecord], None] = lambda record: None,
 ) -> list[StepRecord]:
     """Train for `config.steps` steps (resuming after the run's last checkpoint)."""
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -150,15 +166,67 @@ def run_grpo(
     try:
         with PolicyServer(serve_dir, run_dir, max_tokens=config.max_tokens) as policy:
             policy.policy_version = first
+            if config.eval_samples and first == 0:
+                on_eval(evaluate_policy(policy, tasks, harness, bundle, run_dir, config, on_rollout))
             for step in range(first, config.steps):
                 record = _step(step, tasks, harness, bundle, trainer, policy, run_dir, config, on_rollout)
                 records.append(record)
                 _log(run_dir, record, writer)
                 on_step(record)
+            if config.eval_samples and records:
+                on_eval(evaluate_policy(policy, tasks, harness, bundle, run_dir, config, on_rollout))
     finally:
         if writer is not None:
             writer.close()
     return records
+
+
+def evaluate_policy(
+    policy: PolicyServer,
+    tasks: list[tuple[Task, str]],
+    harness: Harness,
+    bundle: Bundle,
+    run_dir: Path,
+    config: GRPORunConfig,
+    on_rollout: Callable[[RolloutResult], None] = lambda result: None,
+) -> EvalRecord:
+    """`eval_samples` rollouts of every task with the policy as served now; written to
+    `eval/v<version>/` and appended to `eval.jsonl`."""
+    assert policy.proxy is not None
+    version = policy.policy_version
+    started = time.monotonic()
+    results = run_rollout_set(
+        tasks,
+        harness,
+        bundle,
+        policy.proxy,
+        samples=config.eval_samples,
+        run_dir=run_dir / "eval" / f"v{version:04d}",
+        model=config.model_name,
+        concurrency=config.concurrency,
+        timeout=config.agent_timeout,
+        max_turns=config.max_turns,
+        on_done=on_rollout,
+        rollout_ids=lambda task, k: (
+            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-eval{version}-{k}-{uuid.uuid4().hex[:6]}"
+        ),
+    )
+    scored = [(r.task, scored_reward(r, config.infra)) for r in results]
+    values = [(task, v) for task, v in scored if v is not None]
+    per_task: dict[str, list[float]] = {}
+    for task, v in values:
+        per_task.setdefault(task, []).append(1.0 if v >= 1.0 else 0.0)
+    record = EvalRecord(
+        policy_version=version,
+        pass_rate=sum(1 for _, v in values if v >= 1.0) / len(values) if values else 0.0,
+        reward_mean=sum(v for _, v in values) / len(values) if values else 0.0,
+        rollouts=len(results),
+        per_task={task: sum(p) / len(p) for task, p in sorted(per_task.items())},
+        seconds=time.monotonic() - started,
+    )
+    with open(run_dir / "eval.jsonl", "a") as f:
+        f.write(record.model_dump_json() + "\n")
+    return record
 
 
 def _step(

@@ -14,7 +14,7 @@ from envs.image_builder import build_image
 from envs.task import load_task
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
-from train.grpo_loop import METRICS_FILE, GRPORunConfig, last_checkpoint, run_grpo
+from train.grpo_loop import METRICS_FILE, EvalRecord, GRPORunConfig, last_checkpoint, run_grpo
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.policy_server import PolicyServer
 from train.trainer import samples_from_store
@@ -33,12 +33,24 @@ def test_two_grpo_steps_on_two_catalog_tasks(
         tasks.append((task, build_image(client, task).tag or ""))
     harness = ForgeReact()
     config = GRPORunConfig(
-        steps=2, batch_tasks=2, group_size=2, concurrency=2, max_tokens=24, max_turns=2, agent_timeout=120
+        steps=2,
+        batch_tasks=2,
+        group_size=2,
+        concurrency=2,
+        max_tokens=24,
+        max_turns=2,
+        agent_timeout=120,
+        eval_samples=1,
     )
     run_dir = tmp_path / "run"
     trainer = LocalTrainer(tiny_model_dir, config.local)
-    records = run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config)
+    evals: list[EvalRecord] = []
+    records = run_grpo(
+        tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config, on_eval=evals.append
+    )
     assert [r.step for r in records] == [0, 1]
+    assert [(e.policy_version, e.rollouts) for e in evals] == [(0, 2), (2, 2)]  # before and after
+    assert len((run_dir / "eval.jsonl").read_text().splitlines()) == 2
     assert [r.policy_version for r in records] == [1, 2]
     for record in records:
         assert record.rollouts == 4 and record.infra_errors == 0, record
