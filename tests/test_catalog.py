@@ -9,14 +9,17 @@ import pytest
 
 from envs.gate import verify_tasks
 from envs.task import find_task_dirs, inspect_task, load_task
+from proxy.engines.oracle import solution_command
 from tests.conftest import REPO
 
-CLAW = REPO / "catalog" / "claw"
+CATALOGS = {"claw": 15, "basics": 12}
+"""Catalog -> the fewest tasks it must hold."""
 
 
-def test_claw_catalog_is_well_formed() -> None:
-    dirs = find_task_dirs(CLAW)
-    assert len(dirs) >= 15
+@pytest.mark.parametrize("name", sorted(CATALOGS))
+def test_catalog_is_well_formed(name: str) -> None:
+    dirs = find_task_dirs(REPO / "catalog" / name)
+    assert len(dirs) >= CATALOGS[name]
     for d in dirs:
         task, problems = inspect_task(d)
         assert task is not None and problems == [], [str(p) for p in problems]
@@ -28,15 +31,30 @@ def test_claw_catalog_is_well_formed() -> None:
         assert task.has_solution
 
 
-def test_claw_readme_lists_every_task() -> None:
-    readme = (CLAW / "README.md").read_text()
-    for d in find_task_dirs(CLAW):
+@pytest.mark.parametrize("name", sorted(CATALOGS))
+def test_readme_lists_every_task(name: str) -> None:
+    catalog = REPO / "catalog" / name
+    readme = (catalog / "README.md").read_text()
+    for d in find_task_dirs(catalog):
         assert f"[`{d.name}`]({d.name}/instruction.md)" in readme, d.name
 
 
+def test_basics_solutions_are_one_short_command() -> None:
+    """catalog/basics is the CPU learning demo: the oracle sends each solution as its own text, a target
+    a tiny model can learn."""
+    for d in find_task_dirs(REPO / "catalog" / "basics"):
+        task = load_task(d)
+        lines = [x for x in (task.solution_dir / "solve.sh").read_text().splitlines() if x and x[0] != "#"]
+        assert len(lines) == 1 and len(lines[0]) <= 80, d.name
+        assert solution_command(task) == f"cd /app && {lines[0]}"
+
+
 @pytest.mark.docker
-def test_claw_catalog_passes_the_gate(client: docker.DockerClient, base_image: str, tmp_path: Path) -> None:
-    tasks = [load_task(d) for d in find_task_dirs(CLAW)]
+@pytest.mark.parametrize("name", sorted(CATALOGS))
+def test_catalog_passes_the_gate(
+    name: str, client: docker.DockerClient, base_image: str, tmp_path: Path
+) -> None:
+    tasks = [load_task(d) for d in find_task_dirs(REPO / "catalog" / name)]
     records = verify_tasks(client, tasks, runs=1, jobs=2, write=False)
     failures = {r.task: r.reasons for r in records if not r.verified}
     assert not failures, failures

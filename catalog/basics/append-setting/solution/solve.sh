@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'DEBUG=1\n' >> /app/settings.env

@@ -1,0 +1,40 @@
+"""Verify: Append the line DEBUG=1 to /app/settings.env, keeping its existing lines."""
+import os
+import sys
+
+errors = []
+
+
+def read(path):
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        errors.append(f"cannot read {path}: {exc}")
+        return None
+
+
+def regular(path):
+    """True when path is a regular file (not a symlink), else records why not."""
+    if os.path.islink(path) or not os.path.isfile(path):
+        errors.append(f"{path} is not a regular file")
+        return False
+    return True
+
+
+def finish():
+    if errors:
+        print("FAIL")
+        for e in errors:
+            print(" -", e)
+        sys.exit(1)
+    print("PASS")
+
+
+P = "/app/settings.env"
+WANT = b"HOST=localhost\nPORT=8080\nDEBUG=1\n"
+if regular(P):
+    data = read(P)
+    if data not in (WANT, WANT.rstrip(b"\n")):
+        errors.append(f"{P} holds {data!r}, expected {WANT!r}")
+finish()

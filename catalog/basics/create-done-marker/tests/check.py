@@ -1,0 +1,37 @@
+"""Verify: Create the empty marker file /app/.done."""
+import os
+import sys
+
+errors = []
+
+
+def read(path):
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        errors.append(f"cannot read {path}: {exc}")
+        return None
+
+
+def regular(path):
+    """True when path is a regular file (not a symlink), else records why not."""
+    if os.path.islink(path) or not os.path.isfile(path):
+        errors.append(f"{path} is not a regular file")
+        return False
+    return True
+
+
+def finish():
+    if errors:
+        print("FAIL")
+        for e in errors:
+            print(" -", e)
+        sys.exit(1)
+    print("PASS")
+
+
+P = "/app/.done"
+if regular(P) and os.path.getsize(P) != 0:
+    errors.append(f"{P} is not empty ({os.path.getsize(P)} bytes)")
+finish()

@@ -1,0 +1,2 @@
+#!/bin/bash
+cut -d, -f2 /app/data.csv > /app/col.txt

@@ -1,0 +1,2 @@
+#!/bin/bash
+tr a-z A-Z < /app/note.txt > /app/NOTE.txt
