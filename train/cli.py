@@ -375,11 +375,11 @@ def rl(
     max_tokens: Annotated[int, typer.Option(help="Cap on each model call's completion.")] = 512,
     max_turns: Annotated[int, typer.Option(help="Turn limit of the harness.")] = 8,
     timeout: Annotated[float | None, typer.Option(help="Agent timeout per rollout.")] = None,
-    lr: float = 1e-4,
+    lr: Annotated[float, typer.Option(help="Learning rate (tuned for the embedded model).")] = 3e-4,
     kl_coef: Annotated[float, typer.Option(help="KL penalty to the starting policy.")] = 0.0,
     clip_low: float = 0.2,
     clip_high: float = 0.28,
-    mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 1,
+    mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 4,
     sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 28,
     eval_samples: Annotated[
         int, typer.Option(help="Rollouts per task of an evaluation on every task before and after.")
