@@ -63,7 +63,10 @@ class GRPORunConfig(BaseModel):
     @model_validator(mode="after")
     def _known(self) -> GRPORunConfig:
         if self.trainer == "verl":
-            raise ValueError("trainer 'verl' runs through veRL's own entry point (see docs/training.md)")
+            raise ValueError(
+                "trainer 'verl' runs through veRL's own entry point: python -m train.verl_backend launch "
+                "(see docs/training-verl.md)"
+            )
         return self
 
 

@@ -1,0 +1,216 @@
+"""The veRL path's entry point: write the task dataset and the trainer config, then run veRL's trainer.
+
+    python -m train.verl_backend prepare --catalog catalog/claw --run-dir runs/verl-claw
+    python -m train.verl_backend launch  --catalog catalog/claw --run-dir runs/verl-claw
+
+`prepare` works anywhere veRL imports (no GPU): it writes `<run_dir>/tasks.parquet` and
+`<run_dir>/openforge_grpo.yaml` (checked by veRL's own validators) and prints the command that trains
+with it. `launch` does the same and then runs veRL's v1 PPO trainer in this process (Ray, FSDP, vLLM):
+it needs the GPUs the recipe names. `--set KEY=VALUE` passes any veRL override through (it wins over
+the recipe). See docs/training-verl.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+DOC = "docs/training-verl.md"
+LAUNCH_COMMAND = "python -m train.verl_backend launch --catalog CATALOG --run-dir RUN_DIR"
+VERL_MODULES = ("verl", "ray", "tensordict", "hydra", "omegaconf", "transfer_queue")
+"""What the veRL path imports on top of OpenForge's own dependencies."""
+
+
+def verl_unavailable_reason() -> str | None:
+    """Why veRL cannot be used here (a missing package), or None."""
+    missing = [name for name in VERL_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        return (
+            f"veRL's packages are not installed ({', '.join(missing)} missing): install them with "
+            "`pip install -e '.[verl]'` then `pip install --no-deps verl==0.9.1 TransferQueue==0.1.11`"
+        )
+    return None
+
+
+def gpu_count() -> int:
+    import torch
+
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+def prepare(
+    catalog: Path,
+    run_dir: Path,
+    *,
+    tasks: list[str] | None = None,
+    overrides: list[str] | None = None,
+    **recipe_fields: Any,
+) -> tuple[Path, Any]:
+    """Write the dataset and the validated config; returns (config file, config)."""
+    from envs.task import find_task_dirs, is_task_dir, load_task
+    from train.verl_config import VerlRecipe, build_verl_config, save_verl_config, validate_verl_config
+    from train.verl_data import write_task_dataset
+
+    recipe = VerlRecipe(catalog=catalog, run_dir=run_dir, **recipe_fields)
+    if not catalog.exists():
+        raise FileNotFoundError(f"catalog {catalog} does not exist")
+    found = [load_task(d) for d in ([catalog] if is_task_dir(catalog) else find_task_dirs(catalog))]
+    if tasks:
+        known = {t.name: t for t in found}
+        if missing := [n for n in tasks if n not in known]:
+            raise ValueError(f"no task {missing[0]!r} in {catalog}")
+        found = [known[n] for n in tasks]
+    config = build_verl_config(recipe, overrides or [])
+    validate_verl_config(config)
+    write_task_dataset(found, recipe.dataset_path, min_tasks=int(config.data.train_batch_size))
+    return save_verl_config(config, recipe.run_dir.resolve()), config
+
+
+def launch(config: Any) -> None:
+    """Run veRL's v1 PPO trainer on this config (what `python -m verl.trainer.main_ppo` does)."""
+    from verl.trainer.main_ppo import TaskRunnerV1, run_ppo
+
+    wanted = int(config.trainer.n_gpus_per_node)
+    if (found := gpu_count()) < wanted:
+        raise RuntimeError(
+            f"the recipe trains on {wanted} GPUs per node and this machine has {found}; run `launch` on "
+            f"the GPU node (see {DOC})"
+        )
+    run_ppo(config, task_runner_class=TaskRunnerV1)
+
+
+app = typer.Typer(help="OpenForge GRPO on veRL.", no_args_is_help=True, add_completion=False)
+
+
+def _common(
+    catalog: Path,
+    run_dir: Path,
+    task: list[str],
+    harness: str,
+    model: str,
+    tasks_per_step: int,
+    group_size: int,
+    steps: int,
+    gpus: int,
+    nnodes: int,
+    engine: str,
+    max_turns: int,
+    set_: list[str],
+) -> tuple[Path, Any]:
+    from pydantic import ValidationError
+
+    from train.verl_config import VerlConfigError
+
+    try:
+        return prepare(
+            catalog,
+            run_dir,
+            tasks=task,
+            overrides=set_,
+            harness=harness,
+            model_path=model,
+            tasks_per_step=tasks_per_step,
+            group_size=group_size,
+            steps=steps,
+            n_gpus_per_node=gpus,
+            nnodes=nnodes,
+            rollout_engine=engine,
+            max_turns=max_turns,
+        )
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        typer.echo(f"error: bad recipe: {problems}", err=True)
+        raise typer.Exit(2) from exc
+    except (VerlConfigError, ValueError, FileNotFoundError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+CatalogOpt = Annotated[Path, typer.Option("--catalog", "-c", help="Task catalog (or one task).")]
+RunDirOpt = Annotated[Path, typer.Option("--run-dir", help="Where the dataset, config and logs go.")]
+TaskOpt = Annotated[list[str], typer.Option("--task", "-t", help="Only these tasks; repeatable.")]
+SetOpt = Annotated[list[str], typer.Option("--set", help="Raw veRL override KEY=VALUE; repeatable.")]
+
+
+@app.command("prepare")
+def prepare_cmd(
+    catalog: CatalogOpt,
+    run_dir: RunDirOpt,
+    task: TaskOpt = [],  # noqa: B006
+    harness: str = "forge-react",
+    model: str = "Qwen/Qwen3-30B-A3B",
+    tasks_per_step: int = 8,
+    group_size: int = 8,
+    steps: int = 100,
+    gpus: int = 8,
+    nnodes: int = 1,
+    engine: str = "vllm",
+    max_turns: int = 8,
+    set_: SetOpt = [],  # noqa: B006
+) -> None:
+    """Write the dataset and the veRL config; print the training command."""
+    path, _ = _common(
+        catalog,
+        run_dir,
+        task,
+        harness,
+        model,
+        tasks_per_step,
+        group_size,
+        steps,
+        gpus,
+        nnodes,
+        engine,
+        max_turns,
+        set_,
+    )
+    typer.echo(f"wrote {path}")
+    typer.echo(
+        f"train: python -m verl.trainer.main_ppo --config-path {path.parent} --config-name {path.stem}"
+    )
+
+
+@app.command("launch")
+def launch_cmd(
+    catalog: CatalogOpt,
+    run_dir: RunDirOpt,
+    task: TaskOpt = [],  # noqa: B006
+    harness: str = "forge-react",
+    model: str = "Qwen/Qwen3-30B-A3B",
+    tasks_per_step: int = 8,
+    group_size: int = 8,
+    steps: int = 100,
+    gpus: int = 8,
+    nnodes: int = 1,
+    engine: str = "vllm",
+    max_turns: int = 8,
+    set_: SetOpt = [],  # noqa: B006
+) -> None:
+    """Prepare, then train with veRL on this node's GPUs."""
+    _, config = _common(
+        catalog,
+        run_dir,
+        task,
+        harness,
+        model,
+        tasks_per_step,
+        group_size,
+        steps,
+        gpus,
+        nnodes,
+        engine,
+        max_turns,
+        set_,
+    )
+    try:
+        launch(config)
+    except RuntimeError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+
+
+if __name__ == "__main__":
+    app()
