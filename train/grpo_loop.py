@@ -3,7 +3,7 @@ proxy + engine, scores them with the hidden tests, builds token-exact samples fr
 updates the policy, pushes the new weights to the engine (pause, drain, reload, resume) and logs.
 
 Everything lands in the run directory: `steps/NNNN/results.jsonl` and rollout logs, `calls.sqlite`,
-`metrics.jsonl` (and TensorBoard events under `tb/` when tensorboard is installed), `checkpoints/`.
+`metrics.jsonl` and TensorBoard events under `tb/`, `checkpoints/`.
 A run started again resumes after its last checkpoint; a step cut short redoes only its missing rollouts.
 """
 
@@ -128,10 +128,8 @@ def _log(run_dir: Path, record: StepRecord, writer: Any) -> None:
 
 
 def _tensorboard(run_dir: Path) -> Any:
-    try:
-        from torch.utils.tensorboard import SummaryWriter
-    except ImportError:  # tensorboard is optional; metrics.jsonl has everything
-        return None
+    from torch.utils.tensorboard import SummaryWriter
+
     return SummaryWriter(str(run_dir / "tb"))
 
 

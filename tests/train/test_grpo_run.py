@@ -55,6 +55,7 @@ def test_two_grpo_steps_on_two_catalog_tasks(
     for record in records:
         assert record.rollouts == 4 and record.infra_errors == 0, record
         assert record.calls_mean >= 1
+    assert list((run_dir / "tb").glob("events.out.tfevents.*")), "TensorBoard events are written"
     lines = (run_dir / METRICS_FILE).read_text().splitlines()
     assert [json.loads(line)["step"] for line in lines] == [0, 1]
     assert last_checkpoint(run_dir) == (1, run_dir / "checkpoints" / "step-0001")
