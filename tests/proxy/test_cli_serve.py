@@ -89,3 +89,42 @@ def test_serve_refuses_bad_engine_options(tmp_path: Path) -> None:
         text=True,
     )
     assert out.returncode != 0 and "needs --upstream" in out.stderr
+
+
+def test_serve_the_oracle_for_a_catalog(tmp_path: Path) -> None:
+    """`forge-proxy serve --engine oracle --catalog DIR`: any client's call is answered with its task's
+    solution through the client's shell tool; the task is found from the instruction."""
+    repo = Path(__file__).resolve().parents[2]
+    refused = subprocess.run(
+        [str(BIN / "forge-proxy"), "serve", "--engine", "oracle", "--uds", str(tmp_path / "x.sock")],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2 and "needs --catalog" in " ".join(refused.stderr.split())
+    sock = tmp_path / "oracle.sock"
+    argv = ["serve", "--engine", "oracle", "--catalog", str(repo / "catalog" / "basics"), "--uds", str(sock)]
+    proc = subprocess.Popen(
+        [str(BIN / "forge-proxy"), *argv, "--run-dir", str(tmp_path / "run"), "--accept-any-model"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not sock.exists():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        http = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
+        client = openai.OpenAI(base_url="http://localhost/v1", api_key="x", http_client=http)
+        instruction = (repo / "catalog" / "basics" / "sort-names" / "instruction.md").read_text()
+        parameters = {"type": "object", "properties": {"cmd": {"type": "string"}}}
+        tool = {"type": "function", "function": {"name": "run", "parameters": parameters}}
+        answer = client.chat.completions.create(
+            model="any", messages=[{"role": "user", "content": f"Task:\n{instruction}"}], tools=[tool]
+        )
+        call = answer.choices[0].message.tool_calls[0].function
+        assert call.name == "run"
+        assert json.loads(call.arguments) == {"cmd": "cd /app && sort /app/names.txt > /app/sorted.txt"}
+    finally:
+        proc.terminate()
+        proc.wait(10)
