@@ -19,7 +19,7 @@ from pathlib import Path
 
 SETTINGS = [
     "--catalog", "catalog/basics", "--steps", "20", "--batch-tasks", "12", "--group-size", "4",
-    "--max-tokens", "128", "--max-turns", "4", "--concurrency", "4", "--eval-samples", "8",
+    "--max-tokens", "128", "--max-turns", "2", "--concurrency", "4", "--eval-samples", "16",
 ]  # fmt: skip
 
 
