@@ -102,7 +102,8 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
     return tasks
 
 
-def _progress() -> Progress:
+def progress_bar() -> Progress:
+    """The progress bar every OpenForge command draws (spinner, description, bar, count, time)."""
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -121,7 +122,7 @@ def _over_tasks(label: str, total: int, work: Callable[[docker.DockerClient, Cal
             client = docker_client()
         except EnvsError as exc:
             raise _fail(str(exc)) from exc
-        with _progress() as progress:
+        with progress_bar() as progress:
             bar = progress.add_task(label, total=total)
 
             def advance(name: str) -> None:

@@ -8,16 +8,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
+from envs.cli import progress_bar
 from harnesses.bundle import Bundle, build_bundle, find_bundle
 from harnesses.installers import InstallError
 from harnesses.registry import HARNESSES, UnknownHarness, all_harnesses, get_harness
@@ -86,13 +79,7 @@ def build(
     started = time.monotonic()
     built: list[Bundle] = []
     failures: list[str] = []
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    ) as progress:
+    with progress_bar() as progress:
         bar = progress.add_task("installing", total=len(chosen))
         for harness in chosen:
             progress.update(bar, description=f"installing {harness.name} {harness.version}")

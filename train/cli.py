@@ -18,17 +18,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
-from envs.cli import _interruptible
+from envs.cli import _interruptible, progress_bar
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
@@ -81,17 +73,6 @@ def _tasks(catalog: Path, names: list[str]) -> list[Task]:
     return tasks
 
 
-def _progress() -> Progress:
-    return Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    )
-
-
 @contextmanager
 def _prepared(
     tasks: list[Task], harness_name: str
@@ -104,7 +85,7 @@ def _prepared(
     with _interruptible():
         try:
             client = docker_client()
-            with _progress() as progress:
+            with progress_bar() as progress:
                 bar = progress.add_task("building task images", total=len(tasks))
                 images = []
                 for task in tasks:
@@ -206,7 +187,7 @@ def rollout(
     with (
         _prepared(tasks, harness) as (images, chosen, bundle),
         ProxySession(proxy_engine, run_dir) as proxy,
-        _progress() as progress,
+        progress_bar() as progress,
     ):
         bar = progress.add_task(f"{harness} rollouts", total=len(tasks) * samples)
         results = run_rollout_set(
@@ -307,7 +288,7 @@ def sft_data(
     with (
         _prepared(tasks, harness) as (images, chosen, bundle),
         ProxySession(teacher_engine, out) as proxy,
-        _progress() as progress,
+        progress_bar() as progress,
     ):
         bar = progress.add_task("teacher rollouts", total=len(tasks) * samples)
         results = run_rollout_set(
@@ -350,7 +331,7 @@ def sft(
         trainer = LocalTrainer(model, LocalTrainerConfig(lr=lr, seed=seed))
     except (FileNotFoundError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
-    with _progress() as progress:
+    with progress_bar() as progress:
         bar = progress.add_task("sft", total=epochs)
         losses = train(
             trainer, samples, epochs, batch_size, seed, on_step=lambda e, m: progress.update(bar, completed=e)
@@ -426,7 +407,7 @@ def rl(
     started = time.monotonic()
     with _prepared(tasks, harness) as (images, chosen, bundle):
         if model is None:
-            with _progress() as progress:
+            with progress_bar() as progress:
                 bar = progress.add_task(
                     "embedded policy: oracle rollouts, then SFT", total=len(images) + sft_epochs
                 )

@@ -182,6 +182,38 @@ def run_grpo(
     return records
 
 
+def _rollouts(
+    policy: PolicyServer,
+    tasks: list[tuple[Task, str]],
+    harness: Harness,
+    bundle: Bundle,
+    config: GRPORunConfig,
+    samples: int,
+    set_dir: Path,
+    label: str,
+    on_rollout: Callable[[RolloutResult], None],
+) -> list[RolloutResult]:
+    """`samples` rollouts of each task with the policy as served now, as one resumable rollout set;
+    rollout ids `<task>--<harness>-<label>-<k>-<random>` keep the task findable and the ids unique."""
+    assert policy.proxy is not None
+    return run_rollout_set(
+        tasks,
+        harness,
+        bundle,
+        policy.proxy,
+        samples=samples,
+        run_dir=set_dir,
+        model=config.model_name,
+        concurrency=config.concurrency,
+        timeout=config.agent_timeout,
+        max_turns=config.max_turns,
+        on_done=on_rollout,
+        rollout_ids=lambda task, k: (
+            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{label}-{k}-{uuid.uuid4().hex[:6]}"
+        ),
+    )
+
+
 def evaluate_policy(
     policy: PolicyServer,
     tasks: list[tuple[Task, str]],
@@ -196,22 +228,10 @@ def evaluate_policy(
     assert policy.proxy is not None
     version = policy.policy_version
     started = time.monotonic()
-    results = run_rollout_set(
-        tasks,
-        harness,
-        bundle,
-        policy.proxy,
-        samples=config.eval_samples,
-        run_dir=run_dir / "eval" / f"v{version:04d}",
-        model=config.model_name,
-        concurrency=config.concurrency,
-        timeout=config.agent_timeout,
-        max_turns=config.max_turns,
-        on_done=on_rollout,
-        rollout_ids=lambda task, k: (
-            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-eval{version}-{k}-{uuid.uuid4().hex[:6]}"
-        ),
-    )
+    results = _rollouts(
+        policy, tasks, harness, bundle, config, config.eval_samples, run_dir / "eval" / f"v{version:04d}",
+        f"eval{version}", on_rollout,
+    )  # fmt: skip
     scored = [(r.task, scored_reward(r, config.infra)) for r in results]
     values = [(task, v) for task, v in scored if v is not None]
     per_task: dict[str, list[float]] = {}
@@ -246,22 +266,10 @@ def _step(
     rng = random.Random(config.seed * 100_003 + step)
     chosen = rng.sample(tasks, min(config.batch_tasks, len(tasks)))
     started = time.monotonic()
-    results = run_rollout_set(
-        chosen,
-        harness,
-        bundle,
-        policy.proxy,
-        samples=config.group_size,
-        run_dir=run_dir / "steps" / f"{step:04d}",
-        model=config.model_name,
-        concurrency=config.concurrency,
-        timeout=config.agent_timeout,
-        max_turns=config.max_turns,
-        on_done=on_rollout,
-        rollout_ids=lambda task, k: (
-            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-s{step}-{k}-{uuid.uuid4().hex[:6]}"
-        ),
-    )
+    results = _rollouts(
+        policy, chosen, harness, bundle, config, config.group_size, run_dir / "steps" / f"{step:04d}",
+        f"s{step}", on_rollout,
+    )  # fmt: skip
     timings["rollout_sec"] = time.monotonic() - started
     rewards = []
     for r in results:
