@@ -29,6 +29,9 @@ from envs.verifier import VerifierResult, run_verifier
 
 VERIFIED_FILE = "verified.json"
 SOLUTION_DIR = "/solution"
+ORACLE_HOME = "/tmp/forge-oracle-home"
+"""The solution runs with a fresh, empty HOME, as an agent's commands do (every harness runs with a
+private HOME): a task whose setup lives in the image user's ~/.gitconfig or ~/.bashrc fails here."""
 LEAK_MIN_BYTES = 16
 """Smaller test/solution files are too likely to match an unrelated file to count as a leak."""
 
@@ -128,9 +131,9 @@ def _run_once(
             if kind == "oracle":
                 sandbox.upload(task.solution_dir, SOLUTION_DIR)
                 solve = sandbox.exec(
-                    ["bash", f"{SOLUTION_DIR}/solve.sh"],
+                    ["bash", "-c", f'mkdir -p "$HOME" && exec bash {SOLUTION_DIR}/solve.sh'],
                     timeout=task.config.agent.timeout_sec,
-                    env=resolve_env(task, task.config.solution.env, "solution"),
+                    env=resolve_env(task, task.config.solution.env, "solution") | {"HOME": ORACLE_HOME},
                     workdir=task.config.environment.workdir,
                     user=task.config.agent.user,
                 )

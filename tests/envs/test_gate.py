@@ -47,6 +47,15 @@ def broken_catalog(tmp_path: Path) -> Path:
     )
     write_task(
         root,
+        "solution-needs-image-home",
+        dockerfile=(
+            "ARG FORGE_BASE=openforge/base:latest\nFROM ${FORGE_BASE}\nWORKDIR /app\n"
+            "RUN echo 'export DONE_FILE=/app/done' > /root/.forge-task-rc\n"
+        ),
+        solve_sh='. "$HOME/.forge-task-rc" && echo ok > "$DONE_FILE"\n',
+    )
+    write_task(
+        root,
         "tests-time-out",
         test_sh="sleep 600\n",
         toml='[verifier]\ntimeout_sec = 3\n[environment]\nworkdir = "/app"\n',
@@ -91,6 +100,10 @@ def test_gate_on_good_and_broken_tasks(
     leaky = records["leaky-image"]
     assert not leaky.verified
     assert leaky.leaks == ["tests/expected.txt is in the image at /var/lib/answer.txt"]
+
+    # an agent's commands run with a private HOME, so a solution relying on the image's /root is refused
+    homebound = records["solution-needs-image-home"]
+    assert not homebound.verified and "oracle run 1 scored 0, not 1" in homebound.reasons
 
     slow = records["tests-time-out"]
     assert not slow.verified and slow.oracle[0].error_class == "VerifierTimeout"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Build the tinyq repository with a short, realistic history (fixed dates => reproducible).
 set -euo pipefail
-git config --global user.name "Release Bot"
-git config --global user.email "release-bot@tinyq.dev"
-git config --global init.defaultBranch main
-git config --global advice.detachedHead false
+git config --system user.name "Release Bot"
+git config --system user.email "release-bot@tinyq.dev"
+git config --system init.defaultBranch main
+git config --system advice.detachedHead false
 
 repo=/app/tinyq
 mkdir -p "$repo" && cd "$repo"
