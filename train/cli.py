@@ -374,7 +374,7 @@ def rl(
 
     from train.embedded import EmbeddedConfig, embedded_policy
     from train.grpo import GRPOConfig
-    from train.grpo_loop import EvalRecord, GRPORunConfig, StepRecord, run_grpo
+    from train.grpo_loop import EvalRecord, GRPORunConfig, RunMismatch, StepRecord, run_grpo
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
 
     tasks = _tasks(catalog, task)
@@ -451,9 +451,12 @@ def rl(
                 f"rollouts ({e.seconds:.0f}s)"
             )
 
-        records = run_grpo(
-            images, chosen, bundle, trainer, model, run_dir, config, on_step=report, on_eval=report_eval
-        )
+        try:
+            records = run_grpo(
+                images, chosen, bundle, trainer, model, run_dir, config, on_step=report, on_eval=report_eval
+            )
+        except RunMismatch as exc:
+            raise _fail(str(exc)) from exc
     console.print(table)
     if len(evals) == 2:
         console.print(
@@ -465,4 +468,10 @@ def rl(
             f"pass rate {records[0].pass_rate:.3f} (step {records[0].step}) -> {records[-1].pass_rate:.3f} "
             f"(step {records[-1].step}); {time.monotonic() - started:.0f}s; "
             f"metrics in {run_dir / 'metrics.jsonl'}"
+        )
+    if records and all(r.update is None for r in records):
+        console.print(
+            "[yellow]no step updated the policy: in every group all rollouts scored the same, so GRPO had "
+            "no signal. The policy is too weak (or too strong) for these tasks; the embedded tiny model "
+            "solves none of catalog/claw and shows its learning on catalog/basics (docs/benchmarks.md).[/]"
         )

@@ -3,8 +3,10 @@ proxy + engine, scores them with the hidden tests, builds token-exact samples fr
 updates the policy, pushes the new weights to the engine (pause, drain, reload, resume) and logs.
 
 Everything lands in the run directory: `steps/NNNN/results.jsonl` and rollout logs, `calls.sqlite`,
-`metrics.jsonl` and TensorBoard events under `tb/`, `checkpoints/`.
+`metrics.jsonl` and TensorBoard events under `tb/`, `checkpoints/`, and `run.json`, what the run is.
 A run started again resumes after its last checkpoint; a step cut short redoes only its missing rollouts.
+Resuming with other settings than the run was started with is refused, except for more steps or another
+concurrency, so a run's metrics always come from one recipe.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from train.trainer import StepMetrics, Trainer, samples_from_store
 METRICS_FILE = "metrics.jsonl"
 CHECKPOINTS = "checkpoints"
 STATE_FILE = "state.json"
+RUN_FILE = "run.json"
+RESUMABLE_CHANGES = frozenset({"steps", "concurrency"})
+"""Settings a resumed run may change: neither changes what a step computes."""
 
 
 class GRPORunConfig(BaseModel):
@@ -68,6 +73,50 @@ class GRPORunConfig(BaseModel):
                 "(see docs/training-verl.md)"
             )
         return self
+
+
+class RunManifest(BaseModel):
+    """What a run is: `run.json`, written when it starts and checked when it resumes."""
+
+    config: GRPORunConfig
+    harness: str
+    tasks: list[str]
+    model: str
+    """The starting policy's directory."""
+
+
+class RunMismatch(ValueError):
+    """A run directory resumed with settings other than those it was started with."""
+
+
+def check_manifest(run_dir: Path, manifest: RunManifest) -> None:
+    """Write `run.json` for a new run; for an existing one, refuse settings that would change what its
+    steps compute (it is rewritten with the new steps and concurrency)."""
+    path = run_dir / RUN_FILE
+    if path.is_file():
+        old = RunManifest.model_validate_json(path.read_text())
+        before, now = _flat(old.model_dump(mode="json")), _flat(manifest.model_dump(mode="json"))
+        changed = sorted(
+            key
+            for key in before.keys() | now.keys()
+            if before.get(key) != now.get(key) and key.removeprefix("config.") not in RESUMABLE_CHANGES
+        )
+        if changed:
+            detail = "; ".join(f"{key}: {before.get(key)!r} -> {now.get(key)!r}" for key in changed)
+            raise RunMismatch(
+                f"{path}: this run was started with other settings ({detail}); resume it with the same "
+                "settings or start a new run directory"
+            )
+    path.write_text(manifest.model_dump_json(indent=2) + "\n")
+
+
+def _flat(data: object, prefix: str = "") -> dict[str, object]:
+    if isinstance(data, dict):
+        out: dict[str, object] = {}
+        for key, value in data.items():
+            out |= _flat(value, f"{prefix}{key}.")
+        return out
+    return {prefix.removesuffix("."): data}
 
 
 class EvalRecord(BaseModel):
@@ -156,6 +205,15 @@ def run_grpo(
 ) -> list[StepRecord]:
     """Train for `config.steps` steps (resuming after the run's last checkpoint)."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    check_manifest(
+        run_dir,
+        RunManifest(
+            config=config,
+            harness=harness.name,
+            tasks=sorted(task.name for task, _ in tasks),
+            model=str(model_dir.resolve()),
+        ),
+    )
     first = 0
     serve_dir = model_dir
     if (found := last_checkpoint(run_dir)) is not None:

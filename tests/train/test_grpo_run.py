@@ -14,7 +14,17 @@ from envs.image_builder import build_image
 from envs.task import load_task
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
-from train.grpo_loop import METRICS_FILE, EvalRecord, GRPORunConfig, last_checkpoint, run_grpo
+from train.grpo_loop import (
+    METRICS_FILE,
+    RUN_FILE,
+    EvalRecord,
+    GRPORunConfig,
+    RunManifest,
+    RunMismatch,
+    check_manifest,
+    last_checkpoint,
+    run_grpo,
+)
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.policy_server import PolicyServer
 from train.trainer import samples_from_store
@@ -64,6 +74,11 @@ def test_two_grpo_steps_on_two_catalog_tasks(
     # A finished run started again has nothing left to do.
     again = run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config)
     assert again == []
+    # Resuming with another recipe is refused, naming what changed; more steps are allowed.
+    changed = config.model_copy(update={"group_size": 4})
+    with pytest.raises(RunMismatch, match=r"config\.group_size: 2 -> 4"):
+        run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, changed)
+    assert json.loads((run_dir / RUN_FILE).read_text())["config"]["group_size"] == 2
 
 
 def test_recorded_tokens_train_the_policy_token_exactly(tiny_model_dir: Path, tmp_path: Path) -> None:
@@ -82,3 +97,19 @@ def test_recorded_tokens_train_the_policy_token_exactly(tiny_model_dir: Path, tm
     metrics = trainer.grpo_step(samples)
     assert metrics.trained_tokens == sum(sum(s.response_mask) for s in samples) > 0
     assert metrics.approx_kl_old < 1e-6 and metrics.clip_fraction == 0.0
+
+
+def test_a_run_resumes_with_more_steps_but_not_another_recipe(tmp_path: Path) -> None:
+    def manifest(**changes: object) -> RunManifest:
+        config = GRPORunConfig(steps=2).model_copy(update=changes)
+        return RunManifest(config=config, harness="forge-react", tasks=["a", "b"], model="/m")
+
+    check_manifest(tmp_path, manifest())
+    check_manifest(tmp_path, manifest(steps=5, concurrency=8))
+    assert json.loads((tmp_path / RUN_FILE).read_text())["config"]["steps"] == 5
+    with pytest.raises(RunMismatch, match=r"config\.seed: 0 -> 1") as refused:
+        check_manifest(tmp_path, manifest(seed=1, max_tokens=64))
+    assert "config.max_tokens: 512 -> 64" in str(refused.value) and "steps" not in str(refused.value)
+    other_tasks = RunManifest(config=GRPORunConfig(steps=5), harness="forge-react", tasks=["a"], model="/m")
+    with pytest.raises(RunMismatch, match=r"tasks: \['a', 'b'\] -> \['a'\]"):
+        check_manifest(tmp_path, other_tasks)

@@ -69,3 +69,28 @@ def test_rollout_then_eval(tmp_path: Path, base_image: str) -> None:
     evaluation = json.loads((tmp_path / "e.json").read_text())
     assert evaluation["overall"]["pass_at"]["1"]["value"] == 1.0
     assert [t["task"] for t in evaluation["tasks"]] == ["organize-downloads", "rotate-backups"]
+
+
+@pytest.mark.docker
+def test_rl_on_the_embedded_default_then_a_resume_with_other_settings_is_refused(
+    tmp_path: Path, base_image: str
+) -> None:
+    """The main command's whole path, shrunk: tiny model, oracle warm start, GRPO steps, summary."""
+    run = tmp_path / "run"
+    argv = [
+        "rl", "--catalog", "catalog/claw", "--task", "organize-downloads", "--task", "rotate-backups",
+        "--steps", "1", "--group-size", "2", "--max-tokens", "16", "--max-turns", "1", "--sft-epochs", "1",
+        "--run-dir", str(run),
+    ]  # fmt: skip
+    out = _forge_train(*argv)
+    said = " ".join((out.stdout + out.stderr).split())
+    assert out.returncode == 0, said
+    for made in ("init-model/config.json", "sft-model/config.json", "sft-data/dataset", "run.json"):
+        assert (run / made).exists(), made
+    step = json.loads((run / "metrics.jsonl").read_text())
+    assert step["rollouts"] == 4 and step["infra_errors"] == 0
+    assert "pass rate 0.000 (step 0) -> 0.000 (step 0)" in said
+    assert "no step updated the policy" in said  # a 1-epoch warm start solves nothing: no signal
+    refused = _forge_train(*argv[:-2], "--lr", "1e-3", "--run-dir", str(run))
+    assert refused.returncode == 2
+    assert "config.local.lr: 0.0003 -> 0.001" in " ".join(refused.stderr.split()), refused.stderr
