@@ -13,6 +13,7 @@ the recipe). See docs/training-verl.md.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -135,81 +136,48 @@ TaskOpt = Annotated[list[str], typer.Option("--task", "-t", help="Only these tas
 SetOpt = Annotated[list[str], typer.Option("--set", help="Raw veRL override KEY=VALUE; repeatable.")]
 
 
-@app.command("prepare")
-def prepare_cmd(
-    catalog: CatalogOpt,
-    run_dir: RunDirOpt,
-    task: TaskOpt = [],  # noqa: B006
-    harness: str = "forge-react",
-    model: str = "Qwen/Qwen3-30B-A3B",
-    tasks_per_step: int = 8,
-    group_size: int = 8,
-    steps: int = 100,
-    gpus: int = 8,
-    nnodes: int = 1,
-    engine: str = "vllm",
-    max_turns: int = 8,
-    set_: SetOpt = [],  # noqa: B006
-) -> None:
-    """Write the dataset and the veRL config; print the training command."""
-    path, _ = _common(
-        catalog,
-        run_dir,
-        task,
-        harness,
-        model,
-        tasks_per_step,
-        group_size,
-        steps,
-        gpus,
-        nnodes,
-        engine,
-        max_turns,
-        set_,
-    )
-    typer.echo(f"wrote {path}")
-    typer.echo(
-        f"train: python -m verl.trainer.main_ppo --config-path {path.parent} --config-name {path.stem}"
-    )
+def _recipe_command(then_launch: bool) -> Callable[..., None]:
+    """`prepare` and `launch` take the same recipe options; one signature serves both."""
+
+    def command(
+        catalog: CatalogOpt,
+        run_dir: RunDirOpt,
+        task: TaskOpt = [],  # noqa: B006
+        harness: str = "forge-react",
+        model: str = "Qwen/Qwen3-30B-A3B",
+        tasks_per_step: int = 8,
+        group_size: int = 8,
+        steps: int = 100,
+        gpus: int = 8,
+        nnodes: int = 1,
+        engine: str = "vllm",
+        max_turns: int = 8,
+        set_: SetOpt = [],  # noqa: B006
+    ) -> None:
+        path, config = _common(
+            catalog, run_dir, task, harness, model, tasks_per_step, group_size, steps, gpus, nnodes, engine,
+            max_turns, set_,
+        )  # fmt: skip
+        typer.echo(f"wrote {path}")
+        if not then_launch:
+            main_ppo = "python -m verl.trainer.main_ppo"
+            typer.echo(f"train: {main_ppo} --config-path {path.parent} --config-name {path.stem}")
+            return
+        try:
+            launch(config)
+        except RuntimeError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from exc
+
+    return command
 
 
-@app.command("launch")
-def launch_cmd(
-    catalog: CatalogOpt,
-    run_dir: RunDirOpt,
-    task: TaskOpt = [],  # noqa: B006
-    harness: str = "forge-react",
-    model: str = "Qwen/Qwen3-30B-A3B",
-    tasks_per_step: int = 8,
-    group_size: int = 8,
-    steps: int = 100,
-    gpus: int = 8,
-    nnodes: int = 1,
-    engine: str = "vllm",
-    max_turns: int = 8,
-    set_: SetOpt = [],  # noqa: B006
-) -> None:
-    """Prepare, then train with veRL on this node's GPUs."""
-    _, config = _common(
-        catalog,
-        run_dir,
-        task,
-        harness,
-        model,
-        tasks_per_step,
-        group_size,
-        steps,
-        gpus,
-        nnodes,
-        engine,
-        max_turns,
-        set_,
-    )
-    try:
-        launch(config)
-    except RuntimeError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from exc
+app.command("prepare", help="Write the dataset and the veRL config; print the training command.")(
+    _recipe_command(then_launch=False)
+)
+app.command("launch", help="Prepare, then train with veRL on this node's GPUs.")(
+    _recipe_command(then_launch=True)
+)
 
 
 if __name__ == "__main__":
