@@ -2,12 +2,14 @@
 
 Helper for tests, not a test module. The CLIs come from the harness bundles (`forge-env harness build
 codex claude-code qwen-code`, which `.ci/setup` runs), at the versions their adapters pin; here they run
-on the host. A CLI only ever runs inside a fresh network namespace that has nothing but
-loopback (`run_in_netns`): the model endpoint is a Unix socket on the host, reachable from inside because
-it is a filesystem object, and served inside the namespace on http://127.0.0.1:PORT by the stdlib
-forwarder of the sandboxes (envs/sandbox_files/forward.py). The CLI runs under `strace`, so a test can
-check that it connected to nothing but that port (and local Unix/netlink sockets): no DNS lookup, no
-telemetry, no update check.
+on the host. Their argv, environment and config files are the adapters' own `launch()` (harnesses/),
+given host paths instead of the task container's, so the flags that keep them quiet live in one place.
+A CLI only ever runs inside a fresh network namespace that has nothing but loopback (`run_in_netns`):
+the model endpoint is a Unix socket on the host, reachable from inside because it is a filesystem
+object, and served inside the namespace on http://127.0.0.1:PORT by the stdlib forwarder of the
+sandboxes (envs/sandbox_files/forward.py). The CLI runs under `strace`, so a test can check that it
+connected to nothing but that port (and local Unix/netlink sockets): no DNS lookup, no telemetry, no
+update check.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from envs.connect_trace import Connect, outside_connects, parse_strace
 from harnesses.bundle import bundle_dir, find_bundle
+from harnesses.harness import Harness, Launch, LaunchContext, WireApi
+from harnesses.installers import NpmInstall
 from harnesses.registry import get_harness
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,16 +36,14 @@ INSTALL_HINT = (
     "run `forge-env harness build codex claude-code qwen-code` (and .ci/setup for unshare/ip/strace)"
 )
 
-WireApi = Literal["responses", "messages", "chat.completions"]
-
 
 @dataclass(frozen=True)
 class CliRun:
     """What one headless run of a harness CLI needs.
 
     base_url is the proxy's root without the API prefix, e.g. http://127.0.0.1:PORT or
-    http://127.0.0.1:PORT/rollouts/ID; each CLI's builder adds /v1 where that CLI expects it.
-    home_dir is private to this run: HOME, the CLI's state and config dirs and TMPDIR go under it.
+    http://127.0.0.1:PORT/rollouts/ID; each adapter adds /v1 where its CLI expects it.
+    home_dir is private to this run: HOME, the CLI's state and config dirs, TMPDIR and the logs go under it.
     """
 
     base_url: str
@@ -52,6 +52,11 @@ class CliRun:
     workdir: Path
     prompt: str
     home_dir: Path
+
+    @property
+    def logs_dir(self) -> Path:
+        """The host's stand-in for the container's /logs/agent (Codex writes its final message there)."""
+        return self.home_dir / "logs"
 
 
 @dataclass(frozen=True)
@@ -63,196 +68,96 @@ class Invocation:
 
 @dataclass(frozen=True)
 class HarnessCli:
+    """A harness adapter, run on the host, plus what the tests check of its first model call."""
+
     name: str
-    package: str
-    version: str
-    wire_api: WireApi
+    adapter: str
+    """The harness adapter that launches this CLI and whose bundle holds it."""
     request_path: str  # path (and query) of its model call, relative to the server root
     auth_header: str  # header that carries the API key
-    bin_relpath: str
-    build: Callable[[HarnessCli, CliRun], Invocation]
 
-    adapter: str = ""
-    """The harness adapter whose bundle holds this CLI."""
+    @property
+    def harness(self) -> Harness:
+        return get_harness(self.adapter)
+
+    @property
+    def version(self) -> str:
+        return self.harness.version
+
+    @property
+    def wire_api(self) -> WireApi:
+        return self.harness.wire_api
+
+    @property
+    def package(self) -> str:
+        """The npm package the adapter installs (its spec without the pinned version)."""
+        installer = self.harness.installer
+        assert isinstance(installer, NpmInstall), f"{self.adapter} is not installed from npm"
+        return installer.packages[0].rpartition("@")[0]
 
     @property
     def install_dir(self) -> Path:
-        return bundle_dir(get_harness(self.adapter))
+        return bundle_dir(self.harness)
 
-    @property
-    def bin_path(self) -> Path:
-        return self.install_dir / self.bin_relpath
+    def launch(self, run: CliRun) -> Launch:
+        """The adapter's launch, with the bundle, home and logs at their host paths."""
+        return self.harness.launch(_host_context(self.install_dir, run))
+
+    def bundle_paths(self) -> list[Path]:
+        """The bundle files the launch runs (the program, and the script a bundled runtime runs)."""
+        probe = CliRun("http://127.0.0.1", "", "", Path("/"), "", Path("/"))
+        root = f"{self.install_dir}/"
+        return [Path(arg) for arg in self.launch(probe).argv if arg.startswith(root)]
 
     def invocation(self, run: CliRun) -> Invocation:
-        return self.build(self, run)
+        """Prepare run.home_dir as the sandbox's runner would, and return what to run there."""
+        launch = self.launch(run)
+        if launch.stdin is not None:
+            raise NotImplementedError(f"{self.adapter} reads its stdin from a file; run_in_netns does not")
+        return Invocation(launch.argv, launch.env, _prepare_host(launch, run))
 
 
-def _base_env(cli: HarnessCli, run: CliRun) -> dict[str, str]:
-    """A clean environment: nothing of the caller's (no stray API keys or proxies) leaks in."""
-    tmp = run.home_dir / "tmp"
-    tmp.mkdir(parents=True, exist_ok=True)
-    node_dir = Path(shutil.which("node") or "/usr/bin/node").parent
-    return {
-        "PATH": os.pathsep.join(
-            [str(cli.bin_path.parent), str(node_dir), "/usr/local/bin", "/usr/bin", "/bin"]
-        ),
-        "HOME": str(run.home_dir),
-        # TMPDIR outside CODEX_HOME: Codex refuses to put its helper binaries under a temp dir.
-        "TMPDIR": str(tmp),
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "NO_COLOR": "1",
-        "XDG_CONFIG_HOME": str(run.home_dir / ".config"),
-        "XDG_CACHE_HOME": str(run.home_dir / ".cache"),
-        "XDG_DATA_HOME": str(run.home_dir / ".local" / "share"),
-        "XDG_STATE_HOME": str(run.home_dir / ".local" / "state"),
-    }
-
-
-def _build_codex(cli: HarnessCli, run: CliRun) -> Invocation:
-    codex_home = run.home_dir / ".codex"
-    codex_home.mkdir(parents=True, exist_ok=True)
-    env = _base_env(cli, run) | {"CODEX_HOME": str(codex_home), "FORGE_API_KEY": run.api_key}
-    provider = f'{{name="forge",base_url="{run.base_url}/v1",env_key="FORGE_API_KEY",wire_api="responses"}}'
-    argv = [
-        str(cli.bin_path),
-        "exec",
-        "--skip-git-repo-check",
-        "--ephemeral",
-        "--disable",
-        "plugins",
-        "--disable",
-        "apps",
-        "-c",
-        "analytics.enabled=false",
-        "-c",
-        "check_for_update_on_startup=false",
-        "-c",
-        "model_provider=forge",
-        "-c",
-        f"model_providers.forge={provider}",
-        "-m",
-        run.model,
-        "--dangerously-bypass-approvals-and-sandbox",
-        "--json",
-        "-C",
-        str(run.workdir),
-        "-o",
-        str(run.home_dir / "last-message.txt"),
-        run.prompt,
-    ]
-    return Invocation(argv, env)
-
-
-def _build_claude(cli: HarnessCli, run: CliRun) -> Invocation:
-    config_dir = run.home_dir / ".claude"
-    config_dir.mkdir(parents=True, exist_ok=True)
-    env = _base_env(cli, run) | {
-        "ANTHROPIC_BASE_URL": run.base_url,
-        "ANTHROPIC_API_KEY": run.api_key,
-        "CLAUDE_CONFIG_DIR": str(config_dir),
-        # Every side model (title, summaries, "haiku" calls) goes to the same model name.
-        "ANTHROPIC_SMALL_FAST_MODEL": run.model,
-        "ANTHROPIC_DEFAULT_HAIKU_MODEL": run.model,
-        "ANTHROPIC_DEFAULT_SONNET_MODEL": run.model,
-        "ANTHROPIC_DEFAULT_OPUS_MODEL": run.model,
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-        "DISABLE_ERROR_REPORTING": "1",
-        "DISABLE_BUG_COMMAND": "1",
-        # As root it refuses --dangerously-skip-permissions unless told it is in a sandbox.
-        "IS_SANDBOX": "1",
-    }
-    argv = [
-        str(cli.bin_path),
-        "-p",
-        run.prompt,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--dangerously-skip-permissions",
-        "--model",
-        run.model,
-    ]
-    return Invocation(argv, env)
-
-
-def _build_qwen(cli: HarnessCli, run: CliRun) -> Invocation:
-    settings = run.home_dir / ".qwen" / "settings.json"
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(
-        json.dumps(
-            {
-                "general": {"enableAutoUpdate": False},
-                "privacy": {"usageStatisticsEnabled": False},
-                "telemetry": {"enabled": False},
-            },
-            indent=2,
-        )
+def _host_context(bundle: Path, run: CliRun) -> LaunchContext:
+    return LaunchContext(
+        instruction=run.prompt,
+        model=run.model,
+        base_url=run.base_url,
+        api_key=run.api_key,
+        workdir=str(run.workdir),
+        home=str(run.home_dir),
+        bundle=str(bundle),
+        logs=str(run.logs_dir),
     )
-    env = _base_env(cli, run) | {
-        "OPENAI_API_KEY": run.api_key,
-        "OPENAI_BASE_URL": f"{run.base_url}/v1",
-        "OPENAI_MODEL": run.model,
-    }
-    argv = [
-        str(cli.bin_path),
-        "--auth-type",
-        "openai",
-        "--approval-mode",
-        "yolo",
-        "-o",
-        "json",
-        run.prompt,
-    ]
-    return Invocation(argv, env, [settings])
+
+
+def _prepare_host(launch: Launch, run: CliRun) -> list[Path]:
+    """What harnesses.headless does in the container: make TMPDIR and the logs dir, write the files."""
+    for folder in (Path(launch.env["TMPDIR"]), run.logs_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for target, text in launch.files.items():
+        path = Path(target)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        written.append(path)
+    return written
 
 
 HARNESS_CLIS: dict[str, HarnessCli] = {
     cli.name: cli
     for cli in [
-        HarnessCli(
-            name="codex",
-            adapter="codex",
-            package="@openai/codex",
-            version="0.171.0",
-            wire_api="responses",
-            request_path="/v1/responses",
-            auth_header="authorization",
-            bin_relpath="node_modules/.bin/codex",
-            build=_build_codex,
-        ),
-        HarnessCli(
-            name="claude",
-            adapter="claude-code",
-            package="@anthropic-ai/claude-code",
-            version="2.1.332",
-            wire_api="messages",
-            request_path="/v1/messages?beta=true",
-            auth_header="x-api-key",
-            bin_relpath="node_modules/.bin/claude",
-            build=_build_claude,
-        ),
-        HarnessCli(
-            name="qwen",
-            adapter="qwen-code",
-            package="@qwen-code/qwen-code",
-            version="0.24.4",
-            wire_api="chat.completions",
-            request_path="/v1/chat/completions",
-            auth_header="authorization",
-            bin_relpath="node_modules/.bin/qwen",
-            build=_build_qwen,
-        ),
+        HarnessCli("codex", "codex", request_path="/v1/responses", auth_header="authorization"),
+        HarnessCli("claude", "claude-code", request_path="/v1/messages?beta=true", auth_header="x-api-key"),
+        HarnessCli("qwen", "qwen-code", request_path="/v1/chat/completions", auth_header="authorization"),
     ]
 }
 
 
 def installed(name: str) -> bool:
-    """Whether this CLI's harness bundle is built (at the pinned version)."""
+    """Whether this CLI's harness bundle is built (at the pinned version) with the files its launch runs."""
     cli = HARNESS_CLIS[name]
-    return find_bundle(get_harness(cli.adapter)) is not None and cli.bin_path.exists()
+    paths = cli.bundle_paths()
+    return find_bundle(cli.harness) is not None and bool(paths) and all(p.exists() for p in paths)
 
 
 def missing_tools() -> list[str]:
