@@ -44,16 +44,21 @@ NOP_MESSAGE = "I will not do anything."
 
 
 INLINE_MAX_BYTES = 400
-"""A solution that is one solve.sh at most this big is sent as its own text (what a model would write,
-so it makes a learnable teacher trajectory); anything bigger is sent packed."""
+"""A solution that is one solve.sh at most this big is sent as its own text, after a `cd`: what a model
+would write."""
+SCRIPT_MAX_BYTES = 16_384
+"""A bigger single solve.sh that is text goes as a here-document written to a temporary script, still
+readable shell (a learnable teacher trajectory, about half the tokens of the packed form)."""
+HEREDOC_END = "FORGE_SOLUTION_EOF"
 
 
 def solution_command(task: Task) -> str:
     """A shell command that runs the task's reference solution in its working directory.
 
-    A short solve.sh goes as it is, after a `cd`. Otherwise solution/ is packed (tar.gz, base64),
-    unpacked to a temporary folder and solve.sh run there; the folder is removed with `find -delete`
-    (Codex refuses commands with `rm -rf`)."""
+    A short solve.sh goes as it is, after a `cd`. A longer one goes as a here-document into a temporary
+    folder; a solution of several files, or not text, is packed (tar.gz, base64) and unpacked there. The
+    script runs in the working directory and the folder is removed with `find -delete` (Codex refuses
+    commands with `rm -rf`)."""
     files = [p for p in task.solution_dir.rglob("*") if p.is_file()]
     env = resolve_env(task, task.config.solution.env, "solution")
     exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
@@ -62,16 +67,34 @@ def solution_command(task: Task) -> str:
     if files == [solve] and solve.stat().st_size <= INLINE_MAX_BYTES:
         body = [line for line in solve.read_text().splitlines() if line.strip() and not line.startswith("#!")]
         return f"cd {workdir} && {exports}" + "\n".join(body)
+    run = (
+        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; find "$d" -delete; '
+        'echo "oracle: solve.sh exited $rc"; exit $rc'
+    )
+    script = _script_text(solve) if files == [solve] else None
+    if script is not None:
+        return (
+            f"d=$(mktemp -d /tmp/forge-oracle.XXXXXX) && cat > \"$d/solve.sh\" <<'{HEREDOC_END}'\n"
+            f"{script}{HEREDOC_END}\n{run}"
+        )
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         tar.add(str(task.solution_dir), arcname=".")
     payload = base64.b64encode(buf.getvalue()).decode()
-    return (
-        "d=$(mktemp -d /tmp/forge-oracle.XXXXXX) && "
-        f'echo {payload} | base64 -d | tar -xz -C "$d" && '
-        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; find "$d" -delete; '
-        'echo "oracle: solve.sh exited $rc"; exit $rc'
-    )
+    return f'd=$(mktemp -d /tmp/forge-oracle.XXXXXX) && echo {payload} | base64 -d | tar -xz -C "$d" && {run}'
+
+
+def _script_text(solve: Path) -> str | None:
+    """solve.sh as here-document text (ending in a newline), or None when it cannot be one."""
+    if solve.stat().st_size > SCRIPT_MAX_BYTES:
+        return None
+    try:
+        text = solve.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\r" in text or any(line == HEREDOC_END for line in text.splitlines()):
+        return None
+    return text if text.endswith("\n") else text + "\n"
 
 
 def submit_command(messages: Sequence[Message]) -> str | None:

@@ -13,6 +13,8 @@ from envs.task import Task, load_task
 from proxy.conversation import GenerationRequest, Message, Tool, ToolCall
 from proxy.engines.oracle import (
     FINAL_MESSAGE,
+    HEREDOC_END,
+    INLINE_MAX_BYTES,
     NOP_MESSAGE,
     NopEngine,
     OracleEngine,
@@ -141,6 +143,30 @@ def test_a_short_solution_is_sent_as_its_own_text(tmp_path: Path) -> None:
     assert command == f'cd {workdir} && export GREETING=hello; echo "$GREETING from $(pwd)" > out.txt'
     assert subprocess.run(["bash", "-c", command]).returncode == 0
     assert (workdir / "out.txt").read_text() == f"hello from {workdir}\n"
+
+
+def test_a_longer_script_goes_as_readable_text_and_runs_in_the_workdir(tmp_path: Path) -> None:
+    lines = "".join(f"echo line {i} >> lines.txt  # {'padding ' * 6}\n" for i in range(12))
+    solve = f"cat > note.txt <<'EOF'\n$GREETING stays literal\nEOF\n{lines}exit 4\n"
+    task, workdir = _solution_task(tmp_path, solve)
+    assert (task.solution_dir / "solve.sh").stat().st_size > INLINE_MAX_BYTES
+    command = solution_command(task)
+    assert "base64" not in command and "echo line 11 >> lines.txt" in command  # the script, as written
+    before = set(Path("/tmp").glob("forge-oracle.*"))
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
+    assert proc.returncode == 4 and "oracle: solve.sh exited 4" in proc.stdout
+    assert (workdir / "note.txt").read_text() == "$GREETING stays literal\n"  # its own heredoc intact
+    assert len((workdir / "lines.txt").read_text().splitlines()) == 12
+    assert set(Path("/tmp").glob("forge-oracle.*")) <= before
+
+
+def test_a_script_holding_the_heredoc_end_is_packed_instead(tmp_path: Path) -> None:
+    solve = f"cat > out.txt <<'{HEREDOC_END}'\nx\n{HEREDOC_END}\n" + "# padding\n" * 60
+    task, workdir = _solution_task(tmp_path, solve)
+    command = solution_command(task)
+    assert "base64 -d" in command
+    assert subprocess.run(["bash", "-c", command], capture_output=True).returncode == 0
+    assert (workdir / "out.txt").read_text() == "x\n"
 
 
 def test_a_bigger_solution_is_packed_and_run_in_the_workdir(tmp_path: Path) -> None:
