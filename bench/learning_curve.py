@@ -83,16 +83,27 @@ def report(runs: dict[int, Path]) -> str:
         ]
     last = max((step for curve in curves.values() for step in curve), default=-1)
     if last >= 0:
-        out += ["", "| steps | training pass rate, mean over seeds ± s.e. | seeds |", "|---|--:|--:|"]
+        out += [
+            "",
+            "| steps | training pass rate, mean over seeds ± s.e. | change from the first block | seeds |",
+            "|---|--:|--:|--:|",
+        ]
+    first: dict[int, float] = {}
     for start in range(0, last + 1, BLOCK):
         block = range(start, min(start + BLOCK, last + 1))
-        per_seed = [
-            statistics.fmean(curve[step] for step in block)
-            for curve in curves.values()
+        per_seed = {
+            seed: statistics.fmean(curve[step] for step in block)
+            for seed, curve in curves.items()
             if all(step in curve for step in block)
-        ]
-        if per_seed:
-            out.append(f"| {block[0]}-{block[-1]} | {_mean_se(per_seed)} | {len(per_seed)} |")
+        }
+        if not per_seed:
+            continue
+        first = first or per_seed
+        paired = [rate - first[seed] for seed, rate in per_seed.items() if seed in first]
+        out.append(
+            f"| {block[0]}-{block[-1]} | {_mean_se(list(per_seed.values()))} | "
+            f"{_mean_se(paired) if paired else '-'} | {len(per_seed)} |"
+        )
     return "\n".join(out)
 
 
