@@ -43,12 +43,18 @@ def _mean_se(values: list[float]) -> str:
     return f"{mean:.3f} ± {statistics.stdev(values) / math.sqrt(len(values)):.3f}"
 
 
+def _binomial_variance(rate: float, n: int) -> float:
+    return rate * (1 - rate) / n if n else 0.0
+
+
 def report(runs: dict[int, Path]) -> str:
     out = [
-        "| seed | held before (SFT only) | held after GRPO | change | after / before | s per step | eval s |",
+        "| seed | held before (SFT) | held after GRPO | change ± s.e. | after / before | s/step | eval s |",
         "|--:|--:|--:|--:|--:|--:|--:|",
     ]
     changes: list[float] = []
+    variances: list[float] = []
+    """Per seed, the binomial variance of its change (two independent evaluations)."""
     befores: list[float] = []
     afters: list[float] = []
     curves: dict[int, dict[int, float]] = {}
@@ -69,10 +75,12 @@ def report(runs: dict[int, Path]) -> str:
         befores.append(before)
         afters.append(after)
         changes.append(after - before)
+        variance = _binomial_variance(before, n0) + _binomial_variance(after, n1)  # type: ignore[arg-type]
+        variances.append(variance)
         ratio = f"{after / before:.2f}x" if before else "-"
         out.append(
-            f"| {seed} | {before:.3f} ({n0}) | {after:.3f} ({n1}) | {after - before:+.3f} | {ratio} "
-            f"| {per_step} | {eval_sec} |"
+            f"| {seed} | {before:.3f} ({n0}) | {after:.3f} ({n1}) | {after - before:+.3f} ± "
+            f"{math.sqrt(variance):.3f} | {ratio} | {per_step} | {eval_sec} |"
         )
     if changes:
         out += [
@@ -80,6 +88,8 @@ def report(runs: dict[int, Path]) -> str:
             f"over {len(changes)} seed(s), mean ± standard error: held pass rate {_mean_se(befores)} before, "
             f"{_mean_se(afters)} after, change {_mean_se(changes)}; "
             f"{sum(1 for c in changes if c > 0)} of {len(changes)} seeds improved",
+            "mean change with the evaluations' own (binomial) standard error: "
+            f"{statistics.fmean(changes):.3f} ± {math.sqrt(sum(variances)) / len(variances):.3f}",
         ]
     last = max((step for curve in curves.values() for step in curve), default=-1)
     if last >= 0:
