@@ -205,7 +205,7 @@ def rollout(
                 bar, advance=1, description=f"{harness}: {r.task} -> {r.reward}"
             ),
         )
-    _print_evaluation(evaluate(results))
+    _print_evaluation(evaluate([results]))
     infra = sum(r.status == "infra-error" for r in results)
     console.print(
         f"{len(results)} rollouts ({infra} infrastructure errors) in {time.monotonic() - started:.1f}s; "
@@ -226,7 +226,7 @@ def eval_(
     """pass@k (unbiased), pass^k and mean reward with bootstrap 95% intervals, per task, domain, harness."""
     if infra not in ("drop", "zero"):
         raise _fail(f"--infra must be drop or zero, not {infra!r}")
-    results = []
+    rollout_sets = []
     for run_dir in run_dirs:
         try:
             found = load_results(run_dir)
@@ -234,9 +234,9 @@ def eval_(
             raise _fail(str(exc)) from exc
         if not found:
             raise _fail(f"{run_dir} has no rollout results (results.jsonl)")
-        results.extend(found)
+        rollout_sets.append(found)
     try:
-        evaluation = evaluate(results, k or None, infra)  # type: ignore[arg-type]
+        evaluation = evaluate(rollout_sets, k or None, infra)  # type: ignore[arg-type]
     except ValueError as exc:
         raise _fail(str(exc)) from exc
     _print_evaluation(evaluation)
@@ -405,6 +405,7 @@ def rl(
     run_dir = run_dir or Path("runs") / f"rl-{datetime.now():%Y%m%d-%H%M%S}"
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    is_embedded = model is None
     with _prepared(tasks, harness) as (images, chosen, bundle):
         if model is None:
             with progress_bar() as progress:
@@ -472,6 +473,11 @@ def rl(
     if records and all(r.update is None for r in records):
         console.print(
             "[yellow]no step updated the policy: in every group all rollouts scored the same, so GRPO had "
-            "no signal. The policy is too weak (or too strong) for these tasks; the embedded tiny model "
-            "solves none of catalog/claw and shows its learning on catalog/basics (docs/benchmarks.md).[/]"
+            "no signal. The policy is too weak (or too strong) for these tasks.[/]"
+            + (
+                " The embedded tiny model solves none of catalog/claw; it shows its learning on "
+                "catalog/basics (docs/benchmarks.md)."
+                if is_embedded
+                else ""
+            )
         )

@@ -1,7 +1,8 @@
 """Scoring rollouts: pass@k, pass^k and mean reward per task, and averaged over tasks per domain, per
 harness and overall, each with a bootstrap 95% interval over tasks.
 
-A task's trials are its rollouts with one harness (the latest result of each sample). Infrastructure
+A task's trials are its rollouts with one harness, pooled over the rollout sets given (within a set, the
+latest result of each sample: a redone sample replaces its failed one). Infrastructure
 failures are dropped or scored 0, per `infra`. pass@k and pass^k are given for every k up to the
 smallest number of trials a task has.
 """
@@ -53,11 +54,15 @@ class Evaluation(BaseModel):
     by_harness: list[GroupScore] = Field(default_factory=list)
 
 
-def score_tasks(results: Sequence[RolloutResult], infra: InfraPolicy = "drop") -> list[TaskScore]:
+def score_tasks(
+    rollout_sets: Sequence[Sequence[RolloutResult]], infra: InfraPolicy = "drop"
+) -> list[TaskScore]:
+    """Per (task, harness), the trials of every rollout set (e.g. the run directories of several runs)."""
     trials: dict[tuple[str, str], list[float]] = defaultdict(list)
     infra_errors: dict[tuple[str, str], int] = defaultdict(int)
     domains: dict[tuple[str, str], str | None] = {}
-    for result in latest_by_sample(results).values():
+    latest = [result for results in rollout_sets for result in latest_by_sample(results).values()]
+    for result in latest:
         key = (result.task, result.harness)
         domains[key] = result.domain
         infra_errors[key] += result.status == "infra-error"
@@ -95,10 +100,13 @@ def _group(name: str, scores: Sequence[TaskScore], ks: Sequence[int]) -> GroupSc
 
 
 def evaluate(
-    results: Sequence[RolloutResult], ks: Sequence[int] | None = None, infra: InfraPolicy = "drop"
+    rollout_sets: Sequence[Sequence[RolloutResult]],
+    ks: Sequence[int] | None = None,
+    infra: InfraPolicy = "drop",
 ) -> Evaluation:
-    """Score every (task, harness); `ks` defaults to 1 and the largest k every task allows."""
-    scores = score_tasks(results, infra)
+    """Score every (task, harness) over the rollout sets; `ks` defaults to 1 and the largest k every task
+    allows."""
+    scores = score_tasks(rollout_sets, infra)
     if not scores:
         return Evaluation(ks=[], infra=infra, tasks=[])
     most = min(s.trials for s in scores)

@@ -82,7 +82,7 @@ class RunManifest(BaseModel):
     harness: str
     tasks: list[str]
     model: str
-    """The starting policy's directory."""
+    """The starting policy's directory (relative to the run directory when inside it)."""
 
 
 class RunMismatch(ValueError):
@@ -108,6 +108,13 @@ def check_manifest(run_dir: Path, manifest: RunManifest) -> None:
                 "settings or start a new run directory"
             )
     path.write_text(manifest.model_dump_json(indent=2) + "\n")
+
+
+def _relative_to(model_dir: Path, run_dir: Path) -> str:
+    """The model's path, relative when it lives in the run directory (the embedded default's), so a run
+    directory can be moved and still resume."""
+    model, run = model_dir.resolve(), run_dir.resolve()
+    return str(model.relative_to(run)) if model.is_relative_to(run) else str(model)
 
 
 def _flat(data: object, prefix: str = "") -> dict[str, object]:
@@ -211,7 +218,7 @@ def run_grpo(
             config=config,
             harness=harness.name,
             tasks=sorted(task.name for task, _ in tasks),
-            model=str(model_dir.resolve()),
+            model=_relative_to(model_dir, run_dir),
         ),
     )
     first = 0

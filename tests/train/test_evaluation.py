@@ -34,7 +34,7 @@ RESULTS = [
 
 
 def test_per_task_counts_and_estimators() -> None:
-    a, b = score_tasks(RESULTS)
+    a, b = score_tasks([RESULTS])
     assert (a.task, a.trials, a.successes) == ("a", 4, 3)
     assert a.pass_at[1] == pytest.approx(0.75) and a.pass_at[2] == pytest.approx(1.0)
     assert a.pass_hat[2] == pytest.approx(3 / 6)
@@ -42,18 +42,24 @@ def test_per_task_counts_and_estimators() -> None:
 
 
 def test_infra_errors_can_count_as_failures() -> None:
-    _, b = score_tasks(RESULTS, infra="zero")
+    _, b = score_tasks([RESULTS], infra="zero")
     assert (b.trials, b.successes, b.mean_reward) == (5, 1, pytest.approx(0.2))
 
 
 def test_a_redone_sample_replaces_the_failed_one() -> None:
     redone = [*RESULTS, _result("b", 4, 1.0)]
-    _, b = score_tasks(redone)
+    _, b = score_tasks([redone])
     assert (b.trials, b.successes, b.infra_errors) == (5, 2, 0)
 
 
+def test_rollout_sets_pool_their_samples() -> None:
+    """Two runs number their samples alike; each run's samples are trials of their own."""
+    _, b = score_tasks([RESULTS, RESULTS])
+    assert (b.trials, b.successes, b.infra_errors) == (8, 2, 2)
+
+
 def test_groups_average_tasks_with_intervals() -> None:
-    evaluation = evaluate(RESULTS, ks=[1, 4])
+    evaluation = evaluate([RESULTS], ks=[1, 4])
     overall = evaluation.overall
     assert overall is not None and overall.tasks == 2 and overall.trials == 8
     assert overall.pass_at[1].value == pytest.approx((0.75 + 0.25) / 2)
@@ -68,4 +74,4 @@ def test_groups_average_tasks_with_intervals() -> None:
 
 def test_k_beyond_the_trials_is_refused() -> None:
     with pytest.raises(ValueError, match="k=5 needs at least 5 trials"):
-        evaluate(RESULTS, ks=[5])
+        evaluate([RESULTS], ks=[5])

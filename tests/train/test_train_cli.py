@@ -87,6 +87,7 @@ def test_rl_on_the_embedded_default_then_a_resume_with_other_settings_is_refused
     assert out.returncode == 0, said
     for made in ("init-model/config.json", "sft-model/config.json", "sft-data/dataset", "run.json"):
         assert (run / made).exists(), made
+    assert json.loads((run / "run.json").read_text())["model"] == "sft-model"  # the run dir can move
     step = json.loads((run / "metrics.jsonl").read_text())
     assert step["rollouts"] == 4 and step["infra_errors"] == 0
     assert "pass rate 0.000 (step 0) -> 0.000 (step 0)" in said
