@@ -137,6 +137,8 @@ def _prepare_host(launch: Launch, run: CliRun) -> list[Path]:
     written = []
     for target, text in launch.files.items():
         path = Path(target)
+        if not path.is_relative_to(run.home_dir):
+            raise ValueError(f"{target}: a launch file outside the run's home would land on the host")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         written.append(path)
