@@ -85,10 +85,10 @@ def report(runs: dict[int, Path]) -> str:
     if changes:
         out += [
             "",
-            f"over {len(changes)} seed(s), mean ± standard error: held pass rate {_mean_se(befores)} before, "
-            f"{_mean_se(afters)} after, change {_mean_se(changes)}; "
+            f"- over {len(changes)} seed(s), mean ± standard error: held pass rate "
+            f"{_mean_se(befores)} before, {_mean_se(afters)} after, change {_mean_se(changes)}; "
             f"{sum(1 for c in changes if c > 0)} of {len(changes)} seeds improved",
-            "mean change with the evaluations' own (binomial) standard error: "
+            "- mean change with the evaluations' own (binomial) standard error: "
             f"{statistics.fmean(changes):.3f} ± {math.sqrt(sum(variances)) / len(variances):.3f}",
         ]
     last = max((step for curve in curves.values() for step in curve), default=-1)
