@@ -376,6 +376,7 @@ def rl(
     from train.grpo import GRPOConfig
     from train.grpo_loop import EvalRecord, GRPORunConfig, RunMismatch, StepRecord, run_grpo
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
+    from train.settings_errors import describe_problems
 
     tasks = _tasks(catalog, task)
     try:
@@ -398,8 +399,7 @@ def rl(
         )
         embedded = EmbeddedConfig(sft_epochs=sft_epochs, concurrency=concurrency, seed=seed)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise _fail(f"bad training settings: {problems}") from exc
+        raise _fail(f"bad training settings: {describe_problems(exc)}") from exc
     if model is not None and not (model / "config.json").is_file():
         raise _fail(f"--model {model}: not a model directory (no config.json)")
     run_dir = run_dir or Path("runs") / f"rl-{datetime.now():%Y%m%d-%H%M%S}"

@@ -103,6 +103,7 @@ def _common(
 ) -> tuple[Path, Any]:
     from pydantic import ValidationError
 
+    from train.settings_errors import describe_problems
     from train.verl_config import VerlConfigError
 
     try:
@@ -122,8 +123,7 @@ def _common(
             max_turns=max_turns,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        typer.echo(f"error: bad recipe: {problems}", err=True)
+        typer.echo(f"error: bad recipe: {describe_problems(exc)}", err=True)
         raise typer.Exit(2) from exc
     except (VerlConfigError, ValueError, FileNotFoundError) as exc:
         typer.echo(f"error: {exc}", err=True)

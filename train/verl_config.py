@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 from harnesses.registry import HARNESSES
 from proxy.parsers import PARSERS
+from train.settings_errors import describe_problems
 
 AGENT_LOOP_NAME = "openforge_proxy"
 """The name the agent loop is registered under (veRL's `agent_name`)."""
@@ -300,8 +301,7 @@ def validate_verl_config(config: Any) -> OpenForgeSection:
     try:
         section = OpenForgeSection.model_validate(dict(config.openforge))
     except ValidationError as exc:
-        problems = "; ".join(f"openforge.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise VerlConfigError(problems) from exc
+        raise VerlConfigError(describe_problems(exc, prefix="openforge.")) from exc
     algorithm, rollout = config.algorithm, config.actor_rollout_ref.rollout
     _check(
         algorithm.adv_estimator == "grpo",
