@@ -321,7 +321,11 @@ def sft(
     batch_size: Annotated[int, typer.Option(min=1)] = 4,
     seed: int = 0,
 ) -> None:
-    """Fine-tune on teacher chains (CPU, torch), learning only the teacher's own tokens."""
+    """Fine-tune on teacher chains (CPU, torch), learning only the teacher's own tokens.
+
+    On GPUs, veRL's SFT trainer takes the same dataset: `python -m train.verl_backend sft-launch --data
+    DATASET --run-dir DIR` (docs/training-verl.md).
+    """
     _quiet_libraries()
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
     from train.sft import load_dataset_samples, train

@@ -1,26 +1,35 @@
-"""The veRL path's entry point: write the task dataset and the trainer config, then run veRL's trainer.
+"""The veRL path's entry point: write the dataset and the trainer config, then run veRL's trainer.
 
     python -m train.verl_backend prepare --catalog catalog/claw --run-dir runs/verl-claw
     python -m train.verl_backend launch  --catalog catalog/claw --run-dir runs/verl-claw
+    python -m train.verl_backend sft-prepare --data runs/sft-data/dataset --run-dir runs/verl-sft
+    python -m train.verl_backend sft-launch  --data runs/sft-data/dataset --run-dir runs/verl-sft
 
 `prepare` works anywhere veRL imports (no GPU): it writes `<run_dir>/tasks.parquet` and
 `<run_dir>/openforge_grpo.yaml` (checked by veRL's own validators) and prints the command that trains
 with it. `launch` does the same and then runs veRL's v1 PPO trainer in this process (Ray, FSDP, vLLM):
 it needs the GPUs the recipe names. `--set KEY=VALUE` passes any veRL override through (it wins over
-the recipe). See docs/training-verl.md.
+the recipe). `sft-prepare`/`sft-launch` do the same for SFT on `forge-train sft-data`'s teacher
+trajectories with veRL's SFT trainer (`train.verl_sft`), run by torchrun. See docs/training-verl.md.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+if TYPE_CHECKING:
+    from train.verl_sft import VerlSFTRecipe
+
 DOC = "docs/training-verl.md"
 LAUNCH_COMMAND = "python -m train.verl_backend launch --catalog CATALOG --run-dir RUN_DIR"
+SFT_LAUNCH_COMMAND = "python -m train.verl_backend sft-launch --data DATASET --run-dir RUN_DIR"
 VERL_MODULES = ("verl", "ray", "tensordict", "hydra", "omegaconf", "transfer_queue")
 """What the veRL path imports on top of OpenForge's own dependencies."""
 
@@ -159,17 +168,22 @@ def _recipe_command(then_launch: bool) -> Callable[..., None]:
             max_turns, set_,
         )  # fmt: skip
         typer.echo(f"wrote {path}")
-        if not then_launch:
-            main_ppo = "python -m verl.trainer.main_ppo"
-            typer.echo(f"train: {main_ppo} --config-path {path.parent} --config-name {path.stem}")
-            return
-        try:
-            launch(config)
-        except RuntimeError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from exc
+        main_ppo = f"python -m verl.trainer.main_ppo --config-path {path.parent} --config-name {path.stem}"
+        _print_or_start(main_ppo, (lambda: launch(config)) if then_launch else None)
 
     return command
+
+
+def _print_or_start(train_command: str, start: Callable[[], None] | None) -> None:
+    """`prepare` prints the training command; `launch` starts training (exit 1 if it cannot)."""
+    if start is None:
+        typer.echo(f"train: {train_command}")
+        return
+    try:
+        start()
+    except RuntimeError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
 
 
 app.command("prepare", help="Write the dataset and the veRL config; print the training command.")(
@@ -177,6 +191,74 @@ app.command("prepare", help="Write the dataset and the veRL config; print the tr
 )
 app.command("launch", help="Prepare, then train with veRL on this node's GPUs.")(
     _recipe_command(then_launch=True)
+)
+
+
+def launch_sft(recipe: VerlSFTRecipe, config_path: Path) -> None:
+    """Replace this process with torchrun running veRL's SFT trainer (one process a GPU)."""
+    if recipe.nnodes > 1:
+        command = recipe.command(config_path)
+        raise RuntimeError(f"a {recipe.nnodes}-node run starts torchrun on every node: run there `{command}`")
+    if (found := gpu_count()) < recipe.n_gpus_per_node:
+        raise RuntimeError(
+            f"the recipe trains on {recipe.n_gpus_per_node} GPUs and this machine has {found}; run "
+            f"`sft-launch` on the GPU node (see {DOC})"
+        )
+    args = recipe.torchrun_args(config_path)
+    os.execv(sys.executable, [sys.executable, "-m", "torch.distributed.run", *args])
+
+
+def _sft_command(then_launch: bool) -> Callable[..., None]:
+    """`sft-prepare` and `sft-launch` take the same recipe options; one signature serves both."""
+
+    def command(
+        data: Annotated[Path, typer.Option("--data", help="A dataset written by `forge-train sft-data`.")],
+        run_dir: RunDirOpt,
+        model: str = "Qwen/Qwen3-30B-A3B",
+        form: Annotated[
+            str, typer.Option(help="tokens: the recorded token ids; chat: re-templated conversations.")
+        ] = "tokens",
+        epochs: int = 3,
+        lr: float = 1e-5,
+        batch_size: Annotated[int, typer.Option(help="Sequences per optimiser step, all GPUs.")] = 16,
+        max_length: int = 32768,
+        gpus: int = 8,
+        nnodes: int = 1,
+        set_: SetOpt = [],  # noqa: B006
+    ) -> None:
+        from pydantic import ValidationError
+
+        from train.settings_errors import describe_problems
+        from train.verl_config import VerlConfigError
+        from train.verl_sft import VerlSFTRecipe, prepare_sft
+        from train.verl_sft_data import SFTDataError
+
+        try:
+            recipe = VerlSFTRecipe.model_validate(
+                {
+                    "dataset": data, "run_dir": run_dir, "model_path": model, "form": form, "epochs": epochs,
+                    "lr": lr, "batch_size": batch_size, "max_length": max_length, "n_gpus_per_node": gpus,
+                    "nnodes": nnodes,
+                }
+            )  # fmt: skip
+            path, _ = prepare_sft(recipe, set_)
+        except ValidationError as exc:
+            typer.echo(f"error: bad SFT recipe: {describe_problems(exc)}", err=True)
+            raise typer.Exit(2) from exc
+        except (VerlConfigError, SFTDataError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+        typer.echo(f"wrote {path} and {recipe.parquet_path}")
+        _print_or_start(recipe.command(path), (lambda: launch_sft(recipe, path)) if then_launch else None)
+
+    return command
+
+
+app.command("sft-prepare", help="Write the SFT parquet and veRL SFT config; print the torchrun command.")(
+    _sft_command(then_launch=False)
+)
+app.command("sft-launch", help="Prepare SFT, then run veRL's SFT trainer on this node's GPUs.")(
+    _sft_command(then_launch=True)
 )
 
 

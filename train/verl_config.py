@@ -271,6 +271,11 @@ def hydra_value(value: Any) -> str:
 def build_verl_config(recipe: VerlRecipe, overrides: Sequence[str] = ()) -> Any:
     """veRL's `ppo_trainer` config (an OmegaConf DictConfig) with the recipe and then `overrides`
     (raw Hydra overrides, e.g. `actor_rollout_ref.rollout.gpu_memory_utilization=0.7`) applied."""
+    return compose_verl_config("ppo_trainer", [*recipe.overrides(), *overrides])
+
+
+def compose_verl_config(name: str, overrides: Sequence[str]) -> Any:
+    """One of veRL's own Hydra configs (`verl/trainer/config/<name>.yaml`) with `overrides` applied."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
     from hydra.errors import HydraException
@@ -280,9 +285,9 @@ def build_verl_config(recipe: VerlRecipe, overrides: Sequence[str] = ()) -> Any:
         GlobalHydra.instance().clear()
     try:
         with initialize_config_dir(config_dir=str(verl_config_dir()), version_base=None):
-            return compose(config_name="ppo_trainer", overrides=[*recipe.overrides(), *overrides])
+            return compose(config_name=name, overrides=list(overrides))
     except (HydraException, OmegaConfBaseException) as exc:
-        raise VerlConfigError(f"veRL rejected the config overrides: {exc}") from exc
+        raise VerlConfigError(f"veRL rejected the {name} config overrides: {exc}") from exc
 
 
 def _check(condition: bool, message: str) -> None:
@@ -348,13 +353,13 @@ def validate_verl_config(config: Any) -> OpenForgeSection:
     return section
 
 
-def save_verl_config(config: Any, out_dir: Path) -> Path:
-    """Write the config as `<out_dir>/openforge_grpo.yaml`, for `python -m verl.trainer.main_ppo
-    --config-path <out_dir> --config-name openforge_grpo`."""
+def save_verl_config(config: Any, out_dir: Path, name: str = CONFIG_NAME) -> Path:
+    """Write the config as `<out_dir>/<name>.yaml` (default `openforge_grpo`), for veRL's entry point
+    with `--config-path <out_dir> --config-name <name>`."""
     from omegaconf import OmegaConf
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{CONFIG_NAME}.yaml"
+    path = out_dir / f"{name}.yaml"
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     OmegaConf.save(config, tmp)
     tmp.replace(path)

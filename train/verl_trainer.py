@@ -4,7 +4,8 @@ veRL does not train step by step under our loop: its own trainer owns the whole 
 FSDP actor, vLLM rollout servers, weight sync, checkpoints) and calls OpenForge for each rollout through
 the `openforge_proxy` agent loop (`train.verl_agent_loop`). So `VerlTrainer` checks that veRL and GPUs
 are there and otherwise says how to run the veRL path; its step methods point to that entry point
-rather than pretend to train. `to_batch` gives the samples in the layout veRL's actor takes.
+rather than pretend to train (SFT too: `sft-launch` runs veRL's SFT trainer). `to_batch` gives the
+samples in the layout veRL's actor takes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from train.trainer import StepMetrics, Trainer, TrainingSample
-from train.verl_backend import DOC, LAUNCH_COMMAND, gpu_count, verl_unavailable_reason
+from train.verl_backend import DOC, LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, gpu_count, verl_unavailable_reason
 
 
 class VerlUnavailable(RuntimeError):
@@ -52,7 +53,10 @@ class VerlTrainer(Trainer):
         raise NotImplementedError(_pointer("grpo_step"))
 
     def sft_step(self, samples: Sequence[TrainingSample]) -> StepMetrics:
-        raise NotImplementedError(_pointer("sft_step") + "; SFT runs on the `local` trainer")
+        raise NotImplementedError(
+            f"VerlTrainer.sft_step: veRL's SFT trainer runs the whole fine-tune itself; run "
+            f"`{SFT_LAUNCH_COMMAND}` on the GPU node (see {DOC}), or use the `local` trainer on CPU"
+        )
 
     def export_weights(self, out_dir: Path) -> Path:
         raise NotImplementedError(

@@ -51,7 +51,7 @@ from train.verl_agent_loop import (
     outcome_from_store,
     outputs_from_outcome,
 )
-from train.verl_backend import LAUNCH_COMMAND, app, launch, prepare
+from train.verl_backend import LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, app, launch, prepare
 from train.verl_config import (
     AGENT_LOOP_NAME,
     VerlConfigError,
@@ -694,7 +694,7 @@ def test_bad_recipe_values_are_refused(recipe: VerlRecipe, fields: dict[str, Any
         ("actor_rollout_ref.model.external_lib=null", "must import train.verl_agent_loop"),
         ("trainer.use_v1=false", "only veRL's v1 trainer"),
         ("actor_rollout_ref.actor.use_dynamic_bsz=false", "veRL's own config check failed"),
-        ("actor_rollout_ref.rollout.no_such_key=1", "veRL rejected the config overrides"),
+        ("actor_rollout_ref.rollout.no_such_key=1", "veRL rejected the ppo_trainer config overrides"),
     ],
 )
 def test_bad_verl_overrides_are_refused(recipe: VerlRecipe, override: str, message: str) -> None:
@@ -743,9 +743,10 @@ def test_verl_trainer_says_how_to_run_verl(monkeypatch: pytest.MonkeyPatch) -> N
     samples, rewards, _ = _hand_batch()
     with pytest.raises(NotImplementedError, match=re.escape(LAUNCH_COMMAND)):
         trainer.grpo_step(samples)
-    for call in (lambda: trainer.sft_step(samples), lambda: trainer.export_weights(Path("w"))):
-        with pytest.raises(NotImplementedError):
-            call()
+    with pytest.raises(NotImplementedError, match=re.escape(SFT_LAUNCH_COMMAND)):
+        trainer.sft_step(samples)
+    with pytest.raises(NotImplementedError, match=r"trainer\.default_local_dir"):
+        trainer.export_weights(Path("w"))
     assert len(trainer.to_batch(samples, rewards)) == len(samples)
     monkeypatch.setattr(
         "train.verl_trainer.verl_unavailable_reason", lambda: "veRL's packages are not installed"
