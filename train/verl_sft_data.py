@@ -28,7 +28,6 @@ from torch.utils.data import Dataset
 
 SFTForm = Literal["tokens", "chat"]
 TOKEN_COLUMNS = ("rollout_id", "prompt_ids", "response_ids", "response_mask")
-CHAT_COLUMNS = ("rollout_id", "messages", "tools")
 DATASET_CLASSES: dict[str, tuple[str, str]] = {
     "tokens": ("pkg://train.verl_sft_data", "TokenSFTDataset"),
     "chat": ("pkg://train.verl_sft_chat", "ChatSFTDataset"),
