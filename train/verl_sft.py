@@ -116,9 +116,11 @@ class VerlSFTRecipe(BaseModel):
             if self.nnodes == 1
             else [f"--nnodes={self.nnodes}", "--rdzv-backend=c10d", "--rdzv-endpoint=HOST:PORT"]
         )
+        # Hydra's own output (the resolved config, the log) goes to the run directory, not ./outputs
+        hydra_dir = f"hydra.run.dir={Path(self.run_dir).resolve() / 'hydra'}"
         return [
             *nodes, "--nproc-per-node", str(self.n_gpus_per_node), "-m", SFT_TRAINER_MODULE,
-            "--config-path", str(config_path.parent), "--config-name", config_path.stem,
+            "--config-path", str(config_path.parent), "--config-name", config_path.stem, hydra_dir,
         ]  # fmt: skip
 
     def command(self, config_path: Path) -> str:

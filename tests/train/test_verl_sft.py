@@ -125,7 +125,7 @@ def test_the_recipe_composes_veRLs_sft_config(dataset: Path, tmp_path: Path, tin
     assert len(pd.read_parquet(recipe.parquet_path)) == 7  # one row per chain
     assert recipe.command(path) == (
         "torchrun --standalone --nproc-per-node 2 -m verl.trainer.sft_trainer "
-        f"--config-path {path.parent} --config-name openforge_sft"
+        f"--config-path {path.parent} --config-name openforge_sft hydra.run.dir={path.parent}/hydra"
     )
     assert config.data.truncation == "error"
 
@@ -260,16 +260,21 @@ def test_veRLs_sft_entry_point_loads_the_written_config(
     sft_trainer_module: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """What the printed torchrun command runs: `sft_trainer.main` (Hydra) with --config-path/--config-name,
-    up to `run_sft`, which needs CUDA and is stood in for."""
-    path, config = prepare_sft(_recipe(dataset, tmp_path, tiny_model_dir))
+    """What the printed torchrun command runs in each process: `sft_trainer.main` (Hydra) with the
+    command's arguments, up to `run_sft`, which needs CUDA and is stood in for."""
+    recipe = _recipe(dataset, tmp_path, tiny_model_dir)
+    path, config = prepare_sft(recipe)
+    args = recipe.torchrun_args(path)
     loaded: list[Any] = []
     monkeypatch.setattr(sft_trainer_module, "run_sft", loaded.append)
-    monkeypatch.setattr(
-        sys, "argv", ["sft_trainer", "--config-path", str(path.parent), "--config-name", path.stem]
-    )
+    monkeypatch.setattr(sys, "argv", ["sft_trainer", *args[args.index("verl.trainer.sft_trainer") + 1 :]])
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
     sft_trainer_module.main()
     assert OmegaConf.to_container(loaded[0]) == OmegaConf.to_container(config)
+    assert (path.parent / "hydra" / ".hydra" / "config.yaml").is_file()
+    assert not list(work.iterdir())  # no ./outputs from Hydra
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
     data = sft_trainer_module.create_sft_dataset(loaded[0].data.train_files, loaded[0].data, tokenizer, None)
     assert type(data).__name__ == "TokenSFTDataset" and len(data) == 7
@@ -325,7 +330,7 @@ def test_cli_prepares_and_launches_torchrun(
     assert started == [
         [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "1",
          "-m", "verl.trainer.sft_trainer", "--config-path", str(config.parent.resolve()),
-         "--config-name", "openforge_sft"]
+         "--config-name", "openforge_sft", f"hydra.run.dir={config.parent.resolve()}/hydra"]
     ]  # fmt: skip
     two_nodes = runner.invoke(app, ["sft-launch", *common, *small, "--nnodes", "2"])
     assert (
