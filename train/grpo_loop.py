@@ -290,7 +290,6 @@ def evaluate_policy(
 ) -> EvalRecord:
     """`eval_samples` rollouts of every task with the policy as served now; written to
     `eval/v<version>/` and appended to `eval.jsonl`."""
-    assert policy.proxy is not None
     version = policy.policy_version
     started = time.monotonic()
     results = _rollouts(
