@@ -8,11 +8,22 @@ do not know are kept (each section allows extra keys), never dropped.
 
 from __future__ import annotations
 
+import math
+import posixpath
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 
 class NetworkMode(StrEnum):
@@ -26,6 +37,52 @@ class NetworkMode(StrEnum):
     """The host's network. Only with an explicit opt-in by whoever runs the task."""
 
 
+MAX_SECONDS = 7 * 24 * 3600
+"""A week: the longest any timeout (agent, verifier, build, healthcheck) may be; more is a typo."""
+MAX_CPUS = 1024
+"""Static bound on `[environment].cpus`; the engine check (envs.engine_limits) is usually tighter."""
+MIN_MEMORY_MB = 6
+"""Docker refuses a container with less than 6 MiB of memory."""
+MAX_MEMORY_MB = 16 * 1024 * 1024
+"""16 TiB in MiB: static bound on `memory_mb` and `storage_mb`."""
+MAX_ARTIFACTS_MB = 1024 * 1024
+"""1 TiB in MiB: static bound on `[verifier].artifacts_max_mb`."""
+MAX_NAME_CHARS = 128
+"""A task name longer than this could not be a log folder's name (the file system allows 255 bytes)."""
+
+_NAME_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def check_task_name(name: str) -> str:
+    """A task name must be a safe slug (or Harbor's `org/name`): log folders and image tags are built
+    from it, so `..`, spaces, slashes at either end or backslashes could escape or break them."""
+    rule = (
+        "a name like 'my-task' or 'org/my-task' "
+        "(letters, digits, '.', '_', '-'; not starting with '.' or '-')"
+    )
+    if len(name) > MAX_NAME_CHARS:
+        raise ValueError(f"must be at most {MAX_NAME_CHARS} characters long, not {len(name)}")
+    parts = name.split("/")
+    if len(parts) > 2 or not all(_NAME_PART.fullmatch(part) for part in parts):
+        raise ValueError(f"must be {rule}")
+    return name
+
+
+def _plain_number(value: Any) -> Any:
+    """pydantic reads `true` as 1 for a number, and would report `inf` as merely too large; in a
+    task.toml both are mistakes, said plainly."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true/false")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+PlainNumber = BeforeValidator(_plain_number)
+Seconds = Annotated[float, PlainNumber, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
+"""A timeout or interval: finite, > 0, at most a week."""
+FiniteFloat = Annotated[float, PlainNumber, Field(allow_inf_nan=False)]
+
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _MB_PER_UNIT = {"": 1 / (1024 * 1024), "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 * 1024}
 
@@ -34,6 +91,8 @@ def parse_size_mb(value: str | int | float) -> int:
     """'2G' / '512M' / '1.5g' / bare bytes -> MiB, as Harbor's older `memory = "2G"` spelling means."""
     if isinstance(value, bool):
         raise ValueError(f"expected a size like '2G' or '512M', got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"must be a finite size, got {value!r}")
     if isinstance(value, int | float):
         return int(value)
     match = _SIZE.match(value)
@@ -43,6 +102,18 @@ def parse_size_mb(value: str | int | float) -> int:
     return max(1, round(number * _MB_PER_UNIT[unit]))
 
 
+@dataclass(frozen=True)
+class _Unparsed:
+    """Harbor's `memory` / `storage` that is not a size, kept so the error lands on `memory_mb` /
+    `storage_mb` (a model validator's own error would name only the section)."""
+
+    key: str
+    value: Any
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -50,8 +121,8 @@ class _Section(BaseModel):
 class TaskSection(_Section):
     """`[task]`: who the task is."""
 
-    name: str | None = None
-    """Task name (Harbor allows "org/name"); defaults to the directory's name."""
+    name: Annotated[str, AfterValidator(check_task_name)] | None = None
+    """Task name (Harbor allows "org/name"); defaults to the directory's name. See check_task_name."""
     description: str = ""
     keywords: list[str] = Field(default_factory=list)
     authors: list[Any] = Field(default_factory=list)
@@ -74,16 +145,73 @@ User = Annotated[str | None, BeforeValidator(lambda v: str(v) if isinstance(v, i
 class AgentSection(_Section):
     """`[agent]`: how the agent (or the reference solution) runs."""
 
-    timeout_sec: float = Field(default=600.0, gt=0)
+    timeout_sec: Seconds = 600.0
     user: User = None
+
+
+class VerifierSandbox(StrEnum):
+    """Where the hidden tests run (see docs/security.md)."""
+
+    FRESH = "fresh"
+    """A new container from the task image, with the agent's `artifacts` copied in through the engine:
+    nothing the agent did outside them (its processes, a replaced interpreter, a start-up hook) exists
+    there."""
+    AGENT = "agent"
+    """The agent's own container, after its processes are killed, and only if the engine's filesystem
+    diff shows no change under the system paths; otherwise the rollout scores 0 (VerifierTampered)."""
+
+
+def _artifact_path(value: str) -> str:
+    """Artifacts are copied by path into a fresh sandbox: `..`, `//` or `/` itself would copy something
+    other than what the author meant (or everything)."""
+    if not value.startswith("/"):
+        raise ValueError("must be an absolute path inside the container")
+    if value == "/":
+        raise ValueError("must not be '/' (the whole file system)")
+    if "\0" in value:
+        raise ValueError("must not contain a NUL byte")
+    if "//" in value or posixpath.normpath(value) != value:
+        meant = posixpath.normpath(re.sub("/+", "/", value))
+        raise ValueError(
+            f"must be a normalized path (no '..', '.', '//' or trailing '/'); did you mean {meant!r}?"
+        )
+    return value
 
 
 class VerifierSection(_Section):
     """`[verifier]`: how the hidden tests run."""
 
-    timeout_sec: float = Field(default=600.0, gt=0)
+    timeout_sec: Seconds = 600.0
     user: User = None
     env: dict[str, str] = Field(default_factory=dict)
+    sandbox: VerifierSandbox = VerifierSandbox.FRESH
+    artifacts: list[Annotated[str, AfterValidator(_artifact_path)]] | None = None
+    """What the agent made that the tests read, as absolute paths copied into a `fresh` verifier
+    sandbox. Default: the working directory."""
+    artifacts_max_mb: Annotated[int, PlainNumber, Field(gt=0, le=MAX_ARTIFACTS_MB)] = 512
+    """More than this, in the artifacts' archive, scores 0 (ArtifactsTooLarge)."""
+    reward_range: tuple[FiniteFloat, FiniteFloat] = (0.0, 1.0)
+    """The lowest and highest reward the tests may write; anything else is RewardFileInvalid. The gate
+    wants the reference solution at the top and doing nothing (or a forgery) at the bottom."""
+
+    @field_validator("artifacts")
+    @classmethod
+    def _distinct_artifacts(cls, value: list[str] | None) -> list[str] | None:
+        """The same path twice would be copied twice into the verifier sandbox; surely a mistake."""
+        if value is not None:
+            twice = sorted({p for p in value if value.count(p) > 1})
+            if twice:
+                raise ValueError(f"lists {', '.join(map(repr, twice))} more than once")
+        return value
+
+    @field_validator("reward_range")
+    @classmethod
+    def _ordered_range(cls, value: tuple[float, float]) -> tuple[float, float]:
+        """The gate needs a top (the solution) above a bottom (doing nothing)."""
+        low, high = value
+        if not low < high:
+            raise ValueError("must be [low, high] with low < high")
+        return value
 
 
 class SolutionSection(_Section):
@@ -97,22 +225,22 @@ class Healthcheck(_Section):
     (Harbor's, mirroring Docker HEALTHCHECK)."""
 
     command: str
-    interval_sec: float = Field(default=5.0, gt=0)
-    timeout_sec: float = Field(default=30.0, gt=0)
-    start_period_sec: float = Field(default=0.0, ge=0)
-    start_interval_sec: float = Field(default=5.0, gt=0)
+    interval_sec: Seconds = 5.0
+    timeout_sec: Seconds = 30.0
+    start_period_sec: Annotated[float, PlainNumber, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)] = 0.0
+    start_interval_sec: Seconds = 5.0
     retries: int = Field(default=3, ge=1)
 
 
 class EnvironmentSection(_Section):
     """`[environment]`: the container the task runs in."""
 
-    cpus: float = Field(default=1.0, gt=0)
-    memory_mb: int = Field(default=2048, gt=0)
-    storage_mb: int | None = Field(default=None, gt=0)
+    cpus: Annotated[float, PlainNumber, Field(gt=0, le=MAX_CPUS, allow_inf_nan=False)] = 1.0
+    memory_mb: Annotated[int, PlainNumber, Field(ge=MIN_MEMORY_MB, le=MAX_MEMORY_MB)] = 2048
+    storage_mb: Annotated[int, PlainNumber, Field(gt=0, le=MAX_MEMORY_MB)] | None = None
     network: NetworkMode = NetworkMode.MODEL_ONLY
     """Network for agent runs. Verification always runs with `none`."""
-    build_timeout_sec: float = Field(default=600.0, gt=0)
+    build_timeout_sec: Seconds = 600.0
     workdir: str | None = None
     docker_image: str | None = None
     """A prebuilt image to use instead of `environment/Dockerfile` (Harbor)."""
@@ -126,16 +254,26 @@ class EnvironmentSection(_Section):
         if not isinstance(data, dict):
             return data
         data = dict(data)
-        if "memory" in data and "memory_mb" not in data:
-            data["memory_mb"] = parse_size_mb(data["memory"])
-        if "storage" in data and "storage_mb" not in data:
-            data["storage_mb"] = parse_size_mb(data["storage"])
+        for harbor, ours in (("memory", "memory_mb"), ("storage", "storage_mb")):
+            if harbor in data and ours not in data:
+                try:
+                    data[ours] = parse_size_mb(data[harbor])
+                except ValueError:
+                    data[ours] = _Unparsed(harbor, data[harbor])
         harbor_mode = data.get("network_mode")
         if "network" not in data and harbor_mode == "no-network":
             data["network"] = NetworkMode.NONE.value
         if "network" not in data and data.get("allow_internet") is False:
             data["network"] = NetworkMode.NONE.value
         return data
+
+    @field_validator("memory_mb", "storage_mb", mode="before")
+    @classmethod
+    def _report_unparsed(cls, value: Any) -> Any:
+        """A Harbor size that did not parse is reported at our field, naming what was written."""
+        if isinstance(value, _Unparsed):
+            raise ValueError(f"{value.key} must be a size like '2G' or '512M', or a number of MiB")
+        return value
 
     @field_validator("workdir")
     @classmethod
