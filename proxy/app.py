@@ -1,4 +1,4 @@
-"""The proxy's HTTP app: every model call a harness makes is served, and recorded, here.
+"""The proxy's model app: every model call a harness makes is served, and recorded, here.
 
 Routes (each also under `/rollouts/{rollout_id}`, which is how a rollout is named without any client
 change; an API key `forge-<rollout_id>` names it too):
@@ -6,34 +6,36 @@ change; an API key `forge-<rollout_id>` names it too):
     POST /v1/chat/completions      OpenAI Chat Completions
     POST /v1/responses             OpenAI Responses
     POST /v1/messages              Anthropic Messages   (+ /v1/messages/count_tokens)
-    GET  /v1/models
+    GET  /v1/models                GET /health
 
-    POST /rollouts/{id}/reward     attach rewards        GET /rollouts/{id}   the rollout and its calls
-    PUT  /rollouts/{id}/config     per-rollout sampling overrides
-    POST /admin/pause | /admin/drain | /admin/resume     weight updates;   GET /admin/status, /health
+This is the app sandboxes reach, so it has nothing else: rewards, rollout records, per-rollout settings
+and pause / drain / resume are on the control app (proxy/control_app.py, `create_control_app(server)`
+on the same `ProxyServer`, or both at once with `create_apps`), served on a socket sandboxes never see;
+here every such path is a 404. Bodies are bounded (size, and 128 levels of JSON nesting: proxy/bodies.py)
+and a call whose record cannot be committed is answered with an error, never as a success.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import math
 import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 from starlette.routing import Route
 
-from proxy.config import ProxyConfig, SamplingOverrides
+from proxy.bodies import load_json
+from proxy.config import ProxyConfig
 from proxy.control import Control
+from proxy.control_app import create_control_app
 from proxy.engines.base import Engine
-from proxy.errors import BadRequest, BodyTooLarge, Paused, ProxyError, UnknownModel
+from proxy.errors import BadRequest, BodyTooLarge, NotRecorded, Paused, ProxyError, UnknownModel
 from proxy.record_writer import RecordWriter
 from proxy.records import UNTAGGED, CallRecord, CallStatus, WireApi
 from proxy.store import CallStore
@@ -42,16 +44,6 @@ from proxy.wire import WIRE_ADAPTERS, messages
 log = logging.getLogger("forge.proxy")
 KEY_PREFIX = "forge-"
 _REJECTED = (BadRequest, UnknownModel, Paused)
-
-
-class RewardIn(BaseModel):
-    reward: float | None = None
-    rewards: dict[str, float] | None = None
-    metadata: dict[str, Any] | None = None
-
-
-class ResumeIn(BaseModel):
-    policy_version: int | None = None
 
 
 def rollout_from_headers(request: Request) -> str | None:
@@ -94,16 +86,14 @@ class ProxyServer:
         )
         try:
             raw = await request.body()
-            if len(raw) > self.config.max_body_bytes:
-                record.request = f"<{len(raw)} bytes, not kept>"
-                raise BodyTooLarge(
-                    f"the request body is {len(raw)} bytes; the limit is {self.config.max_body_bytes}"
-                )
             try:
-                body = json.loads(raw)
-            except ValueError as exc:
+                body = load_json(raw, self.config.max_body_bytes)
+            except BodyTooLarge:
+                record.request = f"<{len(raw)} bytes, not kept>"
+                raise
+            except BadRequest:
                 record.request = raw.decode("utf-8", errors="replace")[:100_000]
-                raise BadRequest(f"the request body is not valid JSON: {exc}") from None
+                raise
             record.request = body
             if isinstance(body, dict):
                 record.stream = bool(body.get("stream"))
@@ -122,7 +112,12 @@ class ProxyServer:
             record.logprobs = generation.logprobs
             record.finish_reason = generation.finish_reason
             record.upstream = generation.upstream
-            await self._record(record, clock)
+            try:
+                await self._record(record, clock)
+            except Exception as exc:
+                log.exception("call %s was served but could not be recorded", call_id)
+                reason = f"the call was served but could not be recorded: {type(exc).__name__}: {exc}"
+                return await self._error(record, wire.error, NotRecorded(reason), clock)
             if record.stream:
                 # the whole generation is known: the events go out in one body, parsed incrementally as ever
                 events = "".join(wire.stream(generation, parsed, call_id))
@@ -143,21 +138,45 @@ class ProxyServer:
         record.http_status = exc.status
         record.error = exc.message
         record.response = render(exc)
-        await self._record(record, clock)
+        try:
+            await self._record(record, clock)
+        except Exception:  # the client still gets its answer
+            log.exception("call %s: its error could not be recorded either", record.call_id)
         headers = {"retry-after": str(math.ceil(exc.retry_after))} if isinstance(exc, Paused) else None
         return JSONResponse(record.response, status_code=exc.status, headers=headers)
 
 
 def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> FastAPI:
-    server = ProxyServer(engine, store, config)
+    """The model app (what sandboxes reach); its `ProxyServer` is `app.state.server`, for
+    `create_control_app`."""
+    return _model_app(ProxyServer(engine, store, config))
 
+
+@dataclass(frozen=True)
+class ProxyApps:
+    """One proxy's two apps: `model` for harnesses (sandboxes), `control` for the trainer only."""
+
+    server: ProxyServer
+    model: FastAPI
+    control: FastAPI
+
+
+def create_apps(engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> ProxyApps:
+    """The model app and the control app of one `ProxyServer`. The model app's lifespan closes the
+    engine and the record writer; serve both for as long as either is needed."""
+    model = create_app(engine, store, config)
+    server: ProxyServer = model.state.server
+    return ProxyApps(server=server, model=model, control=create_control_app(server))
+
+
+def _model_app(server: ProxyServer) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await engine.aclose()
+        await server.engine.aclose()
         server.writer.close()
 
-    app = FastAPI(title="OpenForge proxy", docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = FastAPI(title="OpenForge proxy", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.server = server
 
     for prefix in ("", "/rollouts/{rollout_id}"):
@@ -175,56 +194,7 @@ def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = No
     async def health() -> dict[str, Any]:
         return {"ok": True, "engine": server.engine.name}
 
-    @app.post("/rollouts/{rollout_id}/reward")
-    async def reward(rollout_id: str, body: RewardIn) -> JSONResponse:
-        values: dict[str, float] = dict(body.rewards or {})
-        if body.reward is not None:
-            values["reward"] = body.reward
-        if not values:
-            return JSONResponse({"error": {"message": "give reward or rewards"}}, status_code=400)
-        try:
-            rollout = await asyncio.to_thread(server.store.attach_reward, rollout_id, values, body.metadata)
-        except ValueError as exc:
-            return JSONResponse({"error": {"message": str(exc)}}, status_code=400)
-        return JSONResponse(rollout.model_dump(mode="json", exclude={"calls"}))
-
-    @app.get("/rollouts/{rollout_id}")
-    async def rollout(rollout_id: str) -> JSONResponse:
-        found = await asyncio.to_thread(server.store.rollout, rollout_id)
-        if found is None:
-            return JSONResponse({"error": {"message": f"no rollout {rollout_id!r}"}}, status_code=404)
-        return JSONResponse(found.model_dump(mode="json"))
-
-    @app.put("/rollouts/{rollout_id}/config")
-    async def rollout_config(rollout_id: str, body: SamplingOverrides) -> dict[str, Any]:
-        server.control.rollout_overrides[rollout_id] = body
-        return body.model_dump(exclude_none=True)
-
-    @app.post("/admin/pause")
-    async def pause() -> dict[str, Any]:
-        server.control.pause()
-        return _status(server)
-
-    @app.post("/admin/drain")
-    async def drain(timeout: float | None = None) -> dict[str, Any]:
-        await server.control.drain(timeout)
-        return _status(server)
-
-    @app.post("/admin/resume")
-    async def resume(body: ResumeIn | None = None) -> dict[str, Any]:
-        server.control.resume(body.policy_version if body else None)
-        return _status(server)
-
-    @app.get("/admin/status")
-    async def status() -> dict[str, Any]:
-        return _status(server)
-
     return app
-
-
-def _status(server: ProxyServer) -> dict[str, Any]:
-    c = server.control
-    return {"paused": c.paused, "in_flight": c.in_flight, "policy_version": c.policy_version}
 
 
 def _endpoint(server: ProxyServer, api: WireApi) -> Any:
@@ -237,10 +207,7 @@ def _endpoint(server: ProxyServer, api: WireApi) -> Any:
 def _count_tokens(server: ProxyServer) -> Any:
     async def endpoint(request: Request, rollout_id: str | None = None) -> Response:
         try:
-            try:
-                body = json.loads(await request.body())
-            except ValueError as exc:
-                raise BadRequest(f"the request body is not valid JSON: {exc}") from None
+            body = load_json(await request.body(), server.config.max_body_bytes)
             generation_request = messages.parse_count_tokens(body)
             server.check_model(generation_request.model)
             return JSONResponse(messages.render_count(await server.engine.count_tokens(generation_request)))

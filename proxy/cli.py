@@ -111,13 +111,26 @@ def serve(
     host: str = typer.Option("127.0.0.1"),
     port: int = typer.Option(8000),
     uds: Path | None = typer.Option(None, help="Listen on this Unix socket instead of host:port."),
+    control_uds: Path | None = typer.Option(
+        None,
+        help="The control routes (rewards, rollout config, /admin/*) on this Unix socket, mode 0600;"
+        " default <run-dir>/control.sock.",
+    ),
+    control_port: int | None = typer.Option(
+        None, min=0, max=65535, help="The control routes on 127.0.0.1:N instead of a Unix socket."
+    ),
     model: list[str] = typer.Option(["forge-policy"], help="Model names served; repeatable."),
     accept_any_model: bool = typer.Option(False, help="Serve any model name a client asks for."),
     temperature: float | None = typer.Option(None, help="Force this temperature on every call."),
     top_p: float | None = typer.Option(None, help="Force this top_p on every call."),
     max_tokens: int | None = typer.Option(None, help="Cap every call's max tokens."),
 ) -> None:
-    """Serve and record every model call (Chat Completions, Responses, Messages; streamed or not)."""
+    """Serve and record every model call (Chat Completions, Responses, Messages; streamed or not).
+
+    The model routes are served on --uds or --port (what harnesses reach); the control routes on a
+    separate socket that sandboxes are never given."""
+    from pydantic import ValidationError
+
     from proxy.config import ProxyConfig, SamplingOverrides
     from proxy.launch import EngineOptions
     from proxy.launch import serve as run
@@ -131,15 +144,31 @@ def serve(
         commands=command,
         catalog=catalog,
     )
-    config = ProxyConfig(
-        models=model,
-        accept_any_model=accept_any_model,
-        overrides=SamplingOverrides(temperature=temperature, top_p=top_p, max_tokens=max_tokens),
-    )
-    where = uds or f"http://{host}:{port}"
-    typer.echo(f"forge-proxy: engine {engine}, recording to {run_dir}/calls.sqlite, listening on {where}")
     try:
-        run(options, config, run_dir, host=host, port=port, uds=uds)
+        overrides = SamplingOverrides(temperature=temperature, top_p=top_p, max_tokens=max_tokens)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}" for e in exc.errors()
+        )
+        raise typer.BadParameter(problems) from None
+    config = ProxyConfig(models=model, accept_any_model=accept_any_model, overrides=overrides)
+    typer.echo(f"forge-proxy: engine {engine}, recording to {run_dir}/calls.sqlite")
+
+    def announce(what: str, where: str) -> None:
+        typer.echo(f"forge-proxy: {what} routes listening on {where}")
+
+    try:
+        run(
+            options,
+            config,
+            run_dir,
+            host=host,
+            port=port,
+            uds=uds,
+            control_uds=control_uds,
+            control_port=control_port,
+            announce=announce,
+        )
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
 

@@ -1,30 +1,59 @@
-"""How a proxy is configured: which model names it serves and the sampling it forces."""
+"""How a proxy is configured: which model names it serves and the sampling it forces.
+
+Per-rollout settings (`PUT /rollouts/{id}/config` on the control app) can only tighten what the proxy
+forces: a per-rollout `max_tokens` lowers the proxy's cap (never raises it), and a per-rollout
+temperature, top_p or model that differs from one the proxy forces is refused (`ForcedSetting`), so
+that whatever reaches the control socket cannot change what the trainer relies on (the sampling
+temperature whose log-probs it trains on).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import GenerationRequest
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
+MAX_TOKENS_LIMIT = 2**31 - 1
+"""The largest max_tokens anyone may set (token counts are int32 everywhere downstream)."""
+MAX_TEMPERATURE = 10.0
+
+
+class ForcedSetting(ValueError):
+    """A per-rollout setting differs from one the proxy forces (answered with 409)."""
 
 
 class SamplingOverrides(BaseModel):
     """Settings forced on calls, whatever the harness asked (per proxy, or per rollout)."""
 
-    model: str | None = None
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    model: str | None = Field(default=None, min_length=1, max_length=1024)
     """Upstream model name to use instead of the one the client sent."""
-    temperature: float | None = Field(default=None, ge=0)
+    temperature: float | None = Field(default=None, ge=0, le=MAX_TEMPERATURE)
     top_p: float | None = Field(default=None, gt=0, le=1)
-    max_tokens: int | None = Field(default=None, gt=0)
+    max_tokens: int | None = Field(default=None, gt=0, le=MAX_TOKENS_LIMIT)
     """A cap: the client's max_tokens is lowered to this, never raised."""
 
     def merged(self, other: SamplingOverrides | None) -> SamplingOverrides:
-        """`other` (per rollout) wins field by field over self (per proxy)."""
+        """Self (per proxy) tightened by `other` (per rollout): the lower max_tokens cap; other's
+        model / temperature / top_p where self forces none. Raises ForcedSetting where other sets one
+        that self forces to something else."""
         if other is None:
             return self
+        forced = []
+        for field in ("model", "temperature", "top_p"):
+            mine, theirs = getattr(self, field), getattr(other, field)
+            if mine is not None and theirs is not None and mine != theirs:
+                forced.append(f"{field} is forced to {mine!r} by the proxy (asked: {theirs!r})")
+        if forced:
+            raise ForcedSetting("; ".join(forced))
+        caps = [cap for cap in (self.max_tokens, other.max_tokens) if cap is not None]
         return SamplingOverrides(
-            **{**self.model_dump(exclude_none=True), **other.model_dump(exclude_none=True)}
+            model=self.model or other.model,
+            temperature=self.temperature if self.temperature is not None else other.temperature,
+            top_p=self.top_p if self.top_p is not None else other.top_p,
+            max_tokens=min(caps) if caps else None,
         )
 
     def apply(self, request: GenerationRequest) -> GenerationRequest:

@@ -5,8 +5,10 @@
     │   └── BodyTooLarge    (413)
     ├── UnknownModel        the model name is not served here (404)
     ├── Paused              calls are paused for a weight update (429 + Retry-After)
-    └── UpstreamError       the engine failed after retries (502), or timed out (504)
-        └── ContextOverflow the prompt does not fit (answered as finish "length", not an error)
+    ├── UpstreamError       the engine failed after retries (502), or timed out (504)
+    │   └── ContextOverflow the prompt does not fit (answered as finish "length", not an error)
+    └── NotRecorded         the call was served but the store could not record it (500): the client
+                            gets this instead of an answer no training record backs
 
 Each wire API renders these in its own error shape (see proxy/wire/).
 """
@@ -61,3 +63,10 @@ class UpstreamError(ProxyError):
 
 class ContextOverflow(UpstreamError):
     """The upstream refused the prompt as too long; answered to the client as a `length` finish."""
+
+
+class NotRecorded(ProxyError):
+    """The generation exists but its record could not be committed, so it is not given as a success."""
+
+    status = 500
+    kind = "api_error"

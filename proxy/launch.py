@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -12,6 +14,9 @@ from proxy.engines.base import ENGINES, Engine, create_engine
 
 NEEDS_UPSTREAM = {"local", "sglang", "vllm", "openai", "anthropic"}
 NEEDS_TOKENIZER = {"local", "sglang", "vllm", "scripted-tokens"}
+CONTROL_SOCKET_NAME = "control.sock"
+"""The control app's Unix socket in the run directory, unless `--control-uds` or `--control-port`."""
+CONTROL_HOST = "127.0.0.1"
 
 
 class EngineOptions(BaseModel):
@@ -75,22 +80,52 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     uds: Path | None = None,
+    *,
+    control_uds: Path | None = None,
+    control_port: int | None = None,
+    announce: Callable[[str, str], None] | None = None,
 ) -> None:
-    """Serve until interrupted; every call is recorded under `run_dir`."""
-    import uvicorn
+    """Serve until interrupted; every call is recorded under `run_dir`.
 
-    from proxy.app import create_app
+    The model app listens on `uds` or host:port (what harnesses and sandbox relays reach), the control
+    app on `control_uds` (default `<run_dir>/control.sock`, mode 0600) or on 127.0.0.1:`control_port`;
+    both in this process's one event loop. `announce(what, where)` is told each address once bound."""
+    from proxy.app import create_apps
+    from proxy.serving import listen_socket, serve_together
     from proxy.store import CallStore
 
+    if control_uds is not None and control_port is not None:
+        raise ValueError("give --control-uds PATH or --control-port N, not both")
     engine = build_engine(options)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    control_path = None if control_port is not None else (control_uds or run_dir / CONTROL_SOCKET_NAME)
     store = CallStore.for_run(run_dir)
-    app = create_app(engine, store, config)
+    sockets: list[socket.socket] = []
     try:
         if uds is not None:
             uds.parent.mkdir(parents=True, exist_ok=True)
-            uds.unlink(missing_ok=True)
-            uvicorn.run(app, uds=str(uds), log_level="warning", access_log=False)
-        else:
-            uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        if control_path is not None:
+            control_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            sockets.append(listen_socket(uds, host, port))
+            sockets.append(listen_socket(control_path, CONTROL_HOST, control_port or 0, mode=0o600))
+        except OSError as exc:
+            raise ValueError(str(exc)) from exc
+        apps = create_apps(engine, store, config)
+        if announce is not None:
+            announce("model", _where(sockets[0], uds))
+            announce("control", _where(sockets[1], control_path))
+        serve_together([(apps.model, sockets[0]), (apps.control, sockets[1])])
     finally:
+        for sock, path in zip(sockets, (uds, control_path), strict=False):
+            sock.close()
+            if path is not None:  # only the sockets bound here
+                path.unlink(missing_ok=True)
         store.close()
+
+
+def _where(sock: socket.socket, path: Path | None) -> str:
+    if path is not None:
+        return f"unix:{path}"
+    host, port = sock.getsockname()[:2]
+    return f"http://{host}:{port}"

@@ -2,11 +2,14 @@
 
 Every call still answers only after its record is committed (nothing finished is ever lost), but calls
 that arrive while a transaction commits share the next one, and the event loop never waits on SQLite.
+When a batch fails to commit, its records are retried one by one, so one bad record fails only its own
+call and the others are recorded (and answered) as usual.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 
@@ -47,14 +50,24 @@ class RecordWriter:
                     self._queue.put(_STOP)
                     break
                 batch.append(more)  # type: ignore[arg-type]
-            records = [record for record, _, _ in batch]
+            for (_, future, loop), (result, error) in zip(batch, self._commit(batch), strict=True):
+                with contextlib.suppress(RuntimeError):  # that caller's loop is closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, future, result, error)
+
+    def _commit(self, batch: list[_Item]) -> list[tuple[CallRecord | None, BaseException | None]]:
+        """Each record's stored copy or error: the batch in one transaction, else one by one."""
+        try:
+            return [(stored, None) for stored in self.store.record_many([r for r, _, _ in batch])]
+        except BaseException as exc:  # the callers get the error; the writer goes on
+            if len(batch) == 1:
+                return [(None, exc)]
+        results: list[tuple[CallRecord | None, BaseException | None]] = []
+        for record, _, _ in batch:
             try:
-                stored: list[CallRecord] | None = self.store.record_many(records)
-                error: BaseException | None = None
-            except BaseException as exc:  # the callers get the error; the writer goes on
-                stored, error = None, exc
-            for i, (_, future, loop) in enumerate(batch):
-                loop.call_soon_threadsafe(_settle, future, stored[i] if stored else None, error)
+                results.append((self.store.record(record), None))
+            except BaseException as exc:
+                results.append((None, exc))
+        return results
 
     def close(self) -> None:
         self._queue.put(_STOP)

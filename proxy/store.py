@@ -336,11 +336,32 @@ class CallStore:
         """Merge rewards (a number is `{"reward": x}`) and metadata into a rollout, which need not have
         calls yet. Later values win per key."""
         named = {"reward": reward} if not isinstance(reward, Mapping) else dict(reward)
-        checked = {str(k): _finite(str(k), v) for k, v in named.items()}
+        return self._update_rollout(rollout_id, _checked_rewards(named), metadata, replace=False)
+
+    def set_rollout_reward(
+        self,
+        rollout_id: str,
+        rewards: Mapping[str, float] | None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> RolloutRecord:
+        """Replace a rollout's rewards with `rewards` (None or {} clears them) and merge `metadata`.
+
+        For the verifier's outcome, which always replaces whatever the rollout's record says about its
+        reward (anything posted earlier, by anyone, is gone)."""
+        return self._update_rollout(rollout_id, _checked_rewards(dict(rewards or {})), metadata, replace=True)
+
+    def _update_rollout(
+        self,
+        rollout_id: str,
+        rewards: dict[str, float],
+        metadata: Mapping[str, Any] | None,
+        *,
+        replace: bool,
+    ) -> RolloutRecord:
         extra = dict(metadata or {})
         try:
             extra_text = json.dumps(extra)
-        except TypeError as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise ValueError(f"reward metadata must be JSON-serializable: {exc}") from None
         with self._transaction() as conn:
             conn.execute(
@@ -350,13 +371,17 @@ class CallStore:
             old_rewards, old_meta = conn.execute(
                 "SELECT rewards, metadata FROM rollouts WHERE rollout_id = ?", (rollout_id,)
             ).fetchone()
-            rewards = {**json.loads(old_rewards), **checked}
+            merged = rewards if replace else {**json.loads(old_rewards), **rewards}
             merged_meta = {**json.loads(old_meta), **json.loads(extra_text)}
             conn.execute(
                 "UPDATE rollouts SET rewards = ?, metadata = ? WHERE rollout_id = ?",
-                (json.dumps(rewards), json.dumps(merged_meta), rollout_id),
+                (json.dumps(merged), json.dumps(merged_meta), rollout_id),
             )
         record = self.rollout(rollout_id)
         if record is None:
             raise StoreError(f"rollout {rollout_id!r} vanished right after its reward was committed")
         return record
+
+
+def _checked_rewards(named: Mapping[Any, Any]) -> dict[str, float]:
+    return {str(k): _finite(str(k), v) for k, v in named.items()}

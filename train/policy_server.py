@@ -4,7 +4,8 @@ a recording proxy on a Unix socket that the sandboxes reach.
 Rollouts sample at temperature 1 (forced by the proxy), so the log-probs the engine records are the
 policy's own and the trainer can use them as the old policy's. `sync` pushes new weights the way a GPU
 deployment does: pause the proxy, drain calls in flight, reload the engine, resume with the new policy
-version (every later call is recorded with it).
+version (every later call is recorded with it). Those `/admin/*` calls go to the proxy's control socket,
+which sandboxes never reach.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from proxy.serving import BackgroundServer
 from train.proxy_session import ProxySession
 
 SYNC_TIMEOUT_SEC = 600.0
+"""How long a drain may wait for calls in flight (the proxy allows up to 3600 s), and an engine reload."""
 
 
 class PolicyServer:
@@ -72,11 +74,14 @@ class PolicyServer:
             self._engine_server.stop()
             self._engine_server = None
 
-    def _admin(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _admin(
+        self, path: str, body: dict[str, Any] | None = None, params: dict[str, float] | None = None
+    ) -> dict[str, Any]:
         assert self.proxy is not None, "the policy server is not started"
-        transport = httpx.HTTPTransport(uds=str(self.proxy.socket))
-        with httpx.Client(transport=transport, base_url="http://proxy", timeout=SYNC_TIMEOUT_SEC) as client:
-            response = client.post(path, json=body)
+        transport = httpx.HTTPTransport(uds=str(self.proxy.control_socket))
+        timeout = SYNC_TIMEOUT_SEC + 30  # the drain answers by SYNC_TIMEOUT_SEC
+        with httpx.Client(transport=transport, base_url="http://proxy", timeout=timeout) as client:
+            response = client.post(path, json=body, params=params)
             response.raise_for_status()
             result: dict[str, Any] = response.json()
             return result
@@ -85,7 +90,7 @@ class PolicyServer:
         """Serve the weights in `weights_dir` from now on, as policy `version`."""
         self._admin("/admin/pause")
         try:
-            self._admin("/admin/drain")
+            self._admin("/admin/drain", params={"timeout": SYNC_TIMEOUT_SEC})
             with httpx.Client(base_url=self.engine_url, timeout=SYNC_TIMEOUT_SEC) as client:
                 response = client.post("/reload", json={"path": str(weights_dir), "weight_version": version})
                 if response.status_code != 200:

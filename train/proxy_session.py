@@ -1,7 +1,9 @@
-"""An in-process recording proxy on a Unix socket, for rollouts on this machine.
+"""An in-process recording proxy on two Unix sockets, for rollouts on this machine.
 
-Sandboxes reach it through their model relay (`unix:<socket>`), so no sandbox needs any network but
-loopback; every call is recorded in `<run_dir>/calls.sqlite`.
+Sandboxes reach the model app through their model relay (`endpoint`, `unix:<socket>`), so no sandbox
+needs any network but loopback; every call is recorded in `<run_dir>/calls.sqlite`. The control app
+(rewards, rollout records and settings, pause / drain / resume) is on `control_socket` (mode 0600, in a
+folder of its own), which no sandbox is ever given.
 """
 
 from __future__ import annotations
@@ -12,18 +14,22 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from proxy.app import create_app
+from proxy.app import create_apps
 from proxy.config import ProxyConfig
 from proxy.engines.base import Engine
 from proxy.serving import BackgroundServer
 from proxy.store import CallStore
 
 
-def _socket_path() -> Path:
+def _socket_root() -> Path:
     """A short path: Unix socket paths are capped at 108 bytes."""
-    root = Path(os.environ.get("FORGE_RUN_DIR", f"/tmp/openforge-{os.getuid()}")) / "proxies"
-    root.mkdir(parents=True, exist_ok=True)
-    return root / f"{uuid.uuid4().hex[:12]}.sock"
+    return Path(os.environ.get("FORGE_RUN_DIR", f"/tmp/openforge-{os.getuid()}"))
+
+
+def _socket_path(folder: str, suffix: str = "", mode: int = 0o777) -> Path:
+    root = _socket_root() / folder
+    root.mkdir(mode=mode, parents=True, exist_ok=True)
+    return root / f"{uuid.uuid4().hex[:12]}{suffix}.sock"
 
 
 class ProxySession:
@@ -33,30 +39,38 @@ class ProxySession:
         self.engine = engine
         self.run_dir = run_dir
         self.config = config or ProxyConfig(accept_any_model=True)
-        self.socket = _socket_path()
+        self.socket = _socket_path("proxies")
+        self._control_socket = _socket_path("proxy-control", ".control", mode=0o700)
         self.store: CallStore | None = None
-        self._server: BackgroundServer | None = None
+        self._servers: list[BackgroundServer] = []
 
     @property
     def endpoint(self) -> str:
-        """What a sandbox spec's `model_endpoint` takes."""
+        """What a sandbox spec's `model_endpoint` takes: the model app only."""
         return f"unix:{self.socket}"
+
+    @property
+    def control_socket(self) -> Path:
+        """The control app's Unix socket (rewards, `/rollouts/{id}`, `/admin/*`): for the trainer, never
+        for a sandbox."""
+        return self._control_socket
 
     def start(self) -> Self:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.store = CallStore.for_run(self.run_dir)
         try:
-            self._server = BackgroundServer(create_app(self.engine, self.store, self.config), uds=self.socket)
-            self._server.start()
+            apps = create_apps(self.engine, self.store, self.config)
+            # the model app's lifespan closes the engine and the record writer: it stops last
+            self._servers.append(BackgroundServer(apps.model, uds=self.socket).start())
+            self._servers.append(BackgroundServer(apps.control, uds=self._control_socket, mode=0o600).start())
         except BaseException:
-            self.store.close()
+            self.stop()
             raise
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        while self._servers:
+            self._servers.pop().stop()
         if self.store is not None:
             self.store.close()
             self.store = None

@@ -6,8 +6,9 @@ T's working directory, then gives a final message. It proves that harness, proxy
 tests work together, for any task and any harness, and it is the offline teacher for SFT. `nop` gives
 the final message at once: the harness ran, nothing was done, and the tests must score 0.
 
-Which task a rollout is for: a rollout id `<task>--<anything>` (what `forge-env run` and the training loop
-use), else the catalog task whose instruction appears in the conversation.
+Which task a rollout is for: a rollout id `<task>--<anything>` or `<task slug>--<anything>` (the name with
+"/" as "__", what rollout ids are built from: `forge-env run` and the training loop), else the catalog
+task whose instruction appears in the conversation.
 
 Harnesses that only stop when the model runs a submit command (mini-swe-agent's
 `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`) get that command as the last step when their prompt asks
@@ -140,11 +141,13 @@ class OraclePolicy(NopPolicy):
     def __init__(self, catalog: Path | str | Sequence[Path | str]) -> None:
         roots = [catalog] if isinstance(catalog, str | Path) else list(catalog)
         self.tasks: dict[str, Task] = {}
+        self._by_slug: dict[str, Task] = {}
         for root in roots:
             dirs = [Path(root)] if (Path(root) / "task.toml").is_file() else find_task_dirs(root)
             for path in dirs:
                 task = load_task(path)
                 self.tasks[task.name] = task
+                self._by_slug[task.slug] = task
         if not self.tasks:
             where = ", ".join(map(str, roots)) or "(nothing)"
             raise ValueError(f"the oracle found no tasks in {where}")
@@ -153,8 +156,9 @@ class OraclePolicy(NopPolicy):
     def task_for(self, request: GenerationRequest) -> Task:
         rollout = request.rollout_id or ""
         name = rollout.split(ROLLOUT_TASK_SEPARATOR, 1)[0]
-        if name in self.tasks:
-            return self.tasks[name]
+        found = self.tasks.get(name) or self._by_slug.get(name)
+        if found is not None:
+            return found
         text = re.sub(r"\s+", " ", "\n".join(m.content for m in request.messages if m.role == "user"))
         matches = [
             task
@@ -163,8 +167,8 @@ class OraclePolicy(NopPolicy):
         ]
         if not matches:
             raise BadRequest(
-                f"oracle: rollout {rollout!r} names no task of the catalog (ids look like <task>--<suffix>) "
-                "and no task's instruction is in the conversation"
+                f"oracle: rollout {rollout!r} names no task of the catalog (ids look like <task>--<suffix>, "
+                "or <task slug>--<suffix>) and no task's instruction is in the conversation"
             )
         return max(matches, key=lambda task: len(task.instruction))
 

@@ -1,8 +1,11 @@
-"""`forge-proxy serve` and `forge-proxy export` as a user runs them: a real process on a Unix socket."""
+"""`forge-proxy serve` and `forge-proxy export` as a user runs them: a real process on a Unix socket for
+the model routes and another (or a loopback port) for the control routes."""
 
 from __future__ import annotations
 
 import json
+import socket
+import stat
 import subprocess
 import sys
 import time
@@ -14,9 +17,23 @@ import openai
 BIN = Path(sys.executable).parent
 
 
+def _wait_for(proc: subprocess.Popen[str], *paths: Path) -> None:
+    deadline = time.monotonic() + 30
+    while not all(p.exists() for p in paths):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
+        time.sleep(0.1)
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    proc.terminate()
+    out, _ = proc.communicate(timeout=10)
+    return out
+
+
 def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
     sock = tmp_path / "proxy.sock"
     run_dir = tmp_path / "run"
+    control_sock = run_dir / "control.sock"
     proc = subprocess.Popen(
         [
             str(BIN / "forge-proxy"),
@@ -36,14 +53,14 @@ def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    output = ""
     try:
-        deadline = time.monotonic() + 30
-        while not sock.exists():
-            assert proc.poll() is None and time.monotonic() < deadline, (
-                proc.stdout.read() if proc.stdout else ""
-            )
-            time.sleep(0.1)
+        _wait_for(proc, sock, control_sock)
+        assert stat.S_IMODE(control_sock.stat().st_mode) == 0o600
         http = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
+        control = httpx.Client(
+            transport=httpx.HTTPTransport(uds=str(control_sock)), base_url="http://localhost"
+        )
         client = openai.OpenAI(base_url="http://localhost/rollouts/r1/v1", api_key="x", http_client=http)
         tools = [
             {
@@ -60,10 +77,15 @@ def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
         assert json.loads(answer.choices[0].message.tool_calls[0].function.arguments) == {
             "command": "echo hi"
         }
-        assert http.post("/rollouts/r1/reward", json={"reward": 1}).json()["reward"] == 1.0
+        assert http.post("/rollouts/r1/reward", json={"reward": 1}).status_code == 404
+        assert http.post("/admin/pause").status_code == 404
+        assert control.post("/rollouts/r1/reward", json={"reward": 1}).json()["reward"] == 1.0
+        assert control.get("/admin/status").json() == {"paused": False, "in_flight": 0, "policy_version": 0}
     finally:
-        proc.terminate()
-        proc.wait(10)
+        output = _stop(proc)
+    assert f"model routes listening on unix:{sock}" in output, output
+    assert f"control routes listening on unix:{control_sock}" in output, output
+    assert not sock.exists() and not control_sock.exists()  # removed on exit
     out = subprocess.run(
         [str(BIN / "forge-proxy"), "export", str(run_dir), "-o", str(tmp_path / "r.sft.jsonl")],
         capture_output=True,
@@ -80,6 +102,52 @@ def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
     assert (
         chains.returncode == 0 and "0 chain(s) from 1 rollout(s)" in chains.stdout
     )  # no token ids: no chains
+
+
+def test_serve_control_on_a_loopback_port_and_a_named_socket(tmp_path: Path) -> None:
+    """`--control-port N` puts the control routes on 127.0.0.1:N (the model app keeps its own address);
+    `--control-uds PATH` on that socket."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sock = tmp_path / "model.sock"
+    base = [str(BIN / "forge-proxy"), "serve", "--uds", str(sock), "--run-dir", str(tmp_path / "run")]
+    proc = subprocess.Popen(
+        [*base, "--control-port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        _wait_for(proc, sock)
+        assert not (tmp_path / "run" / "control.sock").exists()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status = httpx.get(f"http://127.0.0.1:{port}/admin/status")
+                break
+            except httpx.ConnectError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        assert status.json()["paused"] is False
+        model = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
+        assert model.get("/admin/status").status_code == 404
+        assert model.get("/health").json()["ok"] is True
+    finally:
+        output = _stop(proc)
+    assert f"control routes listening on http://127.0.0.1:{port}" in output, output
+    named = tmp_path / "ctl" / "c.sock"
+    proc = subprocess.Popen(
+        [*base, "--control-uds", str(named)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        _wait_for(proc, sock, named)
+        control = httpx.Client(transport=httpx.HTTPTransport(uds=str(named)), base_url="http://localhost")
+        assert control.post("/admin/resume", json={"policy_version": 4}).json()["policy_version"] == 4
+    finally:
+        output = _stop(proc)
+    assert f"control routes listening on unix:{named}" in output, output
+    both = subprocess.run(
+        [*base, "--control-port", str(port), "--control-uds", str(named)], capture_output=True, text=True
+    )
+    assert both.returncode == 2 and "not both" in both.stderr
 
 
 def test_serve_refuses_bad_engine_options(tmp_path: Path) -> None:

@@ -68,6 +68,19 @@ def test_an_unknown_task_is_a_clear_error() -> None:
         _generate(OracleEngine(CATALOG), _request("nothing-like-it"))
 
 
+def test_a_rollout_id_built_from_the_task_slug_names_the_task(tmp_path: Path) -> None:
+    """Harbor's `org/name` tasks: rollout ids are built from the slug `org__name`."""
+    toml = '[task]\nname = "acme/make-done"\n[environment]\nworkdir = "/app"\n'
+    task = load_task(write_task(tmp_path, "make-done", toml=toml))
+    assert task.slug == "acme__make-done"
+    engine = OracleEngine(tmp_path)
+    for rollout in ("acme__make-done--codex-0001", "acme/make-done--codex-0001"):
+        generation = _generate(engine, _request(rollout))
+        assert json.loads(generation.tool_calls[0].arguments)["command"] == solution_command(task), rollout
+    with pytest.raises(BadRequest, match="names no task"):
+        _generate(engine, _request("acme__other--codex-0001"))
+
+
 def test_after_the_solution_ran_the_oracle_is_done() -> None:
     request = _request("organize-downloads--x")
     request.messages += [

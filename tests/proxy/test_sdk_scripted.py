@@ -11,7 +11,7 @@ import httpx
 import openai
 import pytest
 
-from proxy.app import create_app
+from proxy.app import create_apps
 from proxy.config import ProxyConfig
 from proxy.engines.scripted import ScriptedEngine
 from proxy.records import CallStatus, WireApi
@@ -33,13 +33,22 @@ SHELL_TOOL = {
 
 
 @pytest.fixture
-def proxy(tmp_path: Path) -> Iterator[tuple[BackgroundServer, CallStore]]:
+def proxies(tmp_path: Path) -> Iterator[tuple[BackgroundServer, BackgroundServer, CallStore]]:
+    """The model app and the control app of one proxy, each on its own server."""
     store = CallStore.for_run(tmp_path / "run")
     engine = ScriptedEngine(commands=["ls -la"], final="All done.", reasoning="Let me think.")
-    app = create_app(engine, store, ProxyConfig(models=["forge-policy"]))
-    with BackgroundServer(app) as server:
-        yield server, store
+    apps = create_apps(engine, store, ProxyConfig(models=["forge-policy"]))
+    with BackgroundServer(apps.model) as server, BackgroundServer(apps.control) as control:
+        yield server, control, store
     store.close()
+
+
+@pytest.fixture
+def proxy(
+    proxies: tuple[BackgroundServer, BackgroundServer, CallStore],
+) -> tuple[BackgroundServer, CallStore]:
+    server, _, store = proxies
+    return server, store
 
 
 def _openai(server: BackgroundServer, rollout: str) -> openai.OpenAI:
@@ -193,26 +202,28 @@ def test_bad_requests_get_each_apis_error_shape_and_are_recorded(
     assert recorded[0].request == "{not json"
 
 
-def test_rollout_identity_rewards_pause_and_policy_version(proxy: tuple[BackgroundServer, CallStore]) -> None:
-    server, store = proxy
+def test_rollout_identity_rewards_pause_and_policy_version(
+    proxies: tuple[BackgroundServer, BackgroundServer, CallStore],
+) -> None:
+    server, control_server, store = proxies
     body = {"model": "forge-policy", "messages": [{"role": "user", "content": "hi"}]}
-    with httpx.Client(base_url=server.url) as http:
+    with httpx.Client(base_url=server.url) as http, httpx.Client(base_url=control_server.url) as control:
         assert http.post(
             "/v1/chat/completions", json=body, headers={"authorization": "Bearer forge-r1"}
         ).is_success
         assert http.post("/v1/chat/completions", json=body).is_success
-        assert http.post("/admin/pause").json()["paused"] is True
+        assert control.post("/admin/pause").json()["paused"] is True
         paused = http.post("/v1/chat/completions", json=body, headers={"authorization": "Bearer forge-r1"})
         assert paused.status_code == 429 and paused.headers["retry-after"] == "2"
-        assert http.post("/admin/drain").json()["in_flight"] == 0
-        assert http.post("/admin/resume", json={"policy_version": 3}).json() == {
+        assert control.post("/admin/drain").json()["in_flight"] == 0
+        assert control.post("/admin/resume", json={"policy_version": 3}).json() == {
             "paused": False,
             "in_flight": 0,
             "policy_version": 3,
         }
         assert http.post("/v1/chat/completions", json=body, headers={"x-api-key": "forge-r1"}).is_success
-        assert http.post("/rollouts/r1/reward", json={"reward": 1.0}).json()["reward"] == 1.0
-        rollout = http.get("/rollouts/r1").json()
+        assert control.post("/rollouts/r1/reward", json={"reward": 1.0}).json()["reward"] == 1.0
+        rollout = control.get("/rollouts/r1").json()
     assert [c["policy_version"] for c in rollout["calls"]] == [0, 0, 3]
     assert [c["http_status"] for c in rollout["calls"]] == [200, 429, 200]
     assert store.calls("untagged")[0].status is CallStatus.OK

@@ -196,6 +196,35 @@ def test_rewards_attach_merge_and_need_no_calls(tmp_path: Path) -> None:
         assert final.rewards == {"reward": 0.0, "tests_passed": 3.0, "style": 0.25}
 
 
+def test_set_rollout_reward_replaces_rewards_and_merges_metadata(tmp_path: Path) -> None:
+    """The verifier's outcome replaces whatever was posted about a rollout's reward before."""
+    with CallStore(tmp_path / STORE_FILENAME) as store:
+        store.record(make_call("x", "c1"))
+        store.attach_reward("x", {"reward": 1.0, "bonus": 5.0}, {"posted_by": "agent"})
+        record = store.set_rollout_reward("x", {"reward": 0.25}, {"task": "t1"})
+        assert record.reward == 0.25 and record.rewards == {"reward": 0.25}
+        assert record.metadata == {"posted_by": "agent", "task": "t1"}
+        assert [c.call_id for c in record.calls] == ["c1"]
+        store.attach_reward("x", 1.0)
+        for cleared in (None, {}):
+            record = store.set_rollout_reward("x", cleared)
+            assert record.reward is None and record.rewards == {}, cleared
+            store.attach_reward("x", 1.0)
+        final = store.set_rollout_reward("x", None, {"verifier": "RewardFileMissing"})
+        assert final.rewards == {} and final.metadata["verifier"] == "RewardFileMissing"
+        reopened = store.rollout("x")
+        assert reopened is not None and reopened.rewards == {}
+        fresh = store.set_rollout_reward("new", {"reward": 0.0})  # no calls needed
+        assert fresh.reward == 0.0 and store.rollout_ids() == ["x", "new"]
+        for bad in (math.nan, -math.inf, True):
+            with pytest.raises(ValueError, match="finite number"):
+                store.set_rollout_reward("x", {"reward": bad})
+        with pytest.raises(ValueError, match="JSON-serializable"):
+            store.set_rollout_reward("x", {"reward": 1.0}, {"when": object()})
+        after = store.rollout("x")
+        assert after is not None and after.rewards == {}  # a refused update changes nothing
+
+
 def test_schema_version_mismatch_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / STORE_FILENAME
     CallStore(path).close()
