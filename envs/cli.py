@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -32,8 +33,9 @@ from rich.table import Table
 from envs import cleanup
 from envs.base_image import BaseRecipe, build_base_image
 from envs.docker_client import docker_client, relay_root
+from envs.engine_limits import EngineLimits, engine_limits
 from envs.errors import EnvsError
-from envs.gate import VERIFIED_FILE, VerificationRecord, verify_tasks
+from envs.gate import VERIFIED_FILE, VerificationRecord, forgery_reason, verify_tasks
 from envs.image_builder import BuildResult, build_images
 from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
@@ -81,25 +83,58 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> list[Task]:
+def _inspect(path: Path, limits: EngineLimits | None) -> tuple[Task | None, list[Problem]]:
+    """inspect_task, and should it still raise, that too is a problem of this task, not of the run."""
+    try:
+        return inspect_task(path, limits)
+    except Exception as exc:
+        name = path.name or str(path)
+        return None, [Problem(task=name, file=str(path), message=f"could not be checked: {exc!r}")]
+
+
+def _limits_note(limits: EngineLimits | None) -> str:
+    if limits is None:
+        return "Docker engine not reachable: CPUs and memory checked against the static bounds only"
+    return f"engine limits: {limits.cpus:g} CPUs, {limits.memory_mb} MiB"
+
+
+@dataclass
+class _Loaded:
+    """The tasks of a build/verify run: those that loaded, and each bad one with its errors."""
+
+    tasks: list[Task] = field(default_factory=list)
+    bad: list[tuple[str, list[Problem]]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.tasks) + len(self.bad)
+
+
+def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> _Loaded:
+    """Every task that loads, plus the bad ones (their problems printed): one bad task must not stop
+    a catalog, but the run still fails at the end."""
     try:
         dirs = resolve_task_dirs(paths or [], catalog)
     except EnvsError as exc:
         raise _fail(str(exc), 2) from exc
     if not dirs:
         raise _fail("no tasks given (pass task directories or --catalog DIR)", 2)
-    tasks: list[Task] = []
-    problems: list[Problem] = []
+    limits = engine_limits()
+    loaded = _Loaded()
     for d in dirs:
-        task, found = inspect_task(d)
-        problems.extend(p for p in found if p.severity == "error")
+        task, found = _inspect(d, limits)
+        errors = [p for p in found if p.severity == "error"]
         if task is not None:
-            tasks.append(task)
-    if problems:
-        for p in problems:
+            loaded.tasks.append(task)
+        else:
+            loaded.bad.append((errors[0].task if errors else d.name, errors))
+        for p in errors:
             err.print(f"[red]{escape(str(p))}[/red]")
-        raise _fail(f"{len(problems)} problem(s) in the tasks (listed above); nothing was run", 2)
-    return tasks
+    if loaded.bad:
+        names = ", ".join(name for name, _ in loaded.bad)
+        rest = f"running the other {len(loaded.tasks)}" if loaded.tasks else "no other task to run"
+        err.print(f"[red]{len(loaded.bad)} task(s) not run, problems above: {escape(names)}[/red]; {rest}")
+    return loaded
 
 
 def progress_bar() -> Progress:
@@ -138,15 +173,17 @@ def check(path: Annotated[Path, typer.Argument(help="A task directory or a catal
         dirs = resolve_task_dirs([path], None)
     except EnvsError as exc:
         raise _fail(str(exc), 2) from exc
+    limits = engine_limits()
     problems: list[Problem] = []
     for d in dirs:
-        problems.extend(inspect_task(d)[1])
+        problems.extend(_inspect(d, limits)[1])
     errors = [p for p in problems if p.severity == "error"]
     for p in problems:
         style = "red" if p.severity == "error" else "yellow"
         console.print(f"[{style}]{p.severity}[/{style}] {escape(str(p))}")
     console.print(
-        f"{len(dirs)} task(s) checked: {len(errors)} error(s), {len(problems) - len(errors)} warning(s)"
+        f"{len(dirs)} task(s) checked: {len(errors)} error(s), {len(problems) - len(errors)} warning(s) "
+        f"({_limits_note(limits)})"
     )
     if errors:
         raise typer.Exit(1)
@@ -182,28 +219,36 @@ def build(
     force: Annotated[bool, typer.Option(help="Rebuild even when the content hash is unchanged.")] = False,
 ) -> None:
     """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
-    loaded = _load_tasks(tasks, catalog)
+    catalog_tasks = _load_tasks(tasks, catalog)
+    loaded = catalog_tasks.tasks
     started = time.monotonic()
-    results: list[BuildResult] = _over_tasks(
-        "building",
-        len(loaded),
-        lambda client, advance: build_images(
-            client, loaded, jobs=jobs, force=force, on_done=lambda r: advance(r.task)
-        ),
+    results: list[BuildResult] = (
+        _over_tasks(
+            "building",
+            len(loaded),
+            lambda client, advance: build_images(
+                client, loaded, jobs=jobs, force=force, on_done=lambda r: advance(r.task)
+            ),
+        )
+        if loaded
+        else []
     )
     table = Table("task", "image", "result", "seconds", title="forge-env build")
     for r in results:
         outcome = "[red]FAILED[/red]" if not r.ok else ("built" if r.built else "cached")
         table.add_row(r.task, r.tag or "-", outcome, f"{r.seconds:.1f}")
+    for name, _ in catalog_tasks.bad:
+        table.add_row(escape(name), "-", "[red]FAILED (invalid task)[/red]", "-")
     console.print(table)
     for r in results:
         if not r.ok:
             err.print(f"[red]{escape(r.error or '')}[/red]")
-    failed = sum(not r.ok for r in results)
+    invalid = len(catalog_tasks.bad)
+    failed = sum(not r.ok for r in results) + invalid
     built = sum(r.built for r in results)
     console.print(
-        f"{len(results)} task(s): {built} built, {len(results) - built - failed} cached, "
-        f"{failed} failed in {time.monotonic() - started:.1f}s"
+        f"{catalog_tasks.total} task(s): {built} built, {catalog_tasks.total - built - failed} cached, "
+        f"{failed} failed{f' ({invalid} invalid)' if invalid else ''} in {time.monotonic() - started:.1f}s"
     )
     if failed:
         raise typer.Exit(1)
@@ -211,6 +256,17 @@ def build(
 
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
+
+
+def _forgeries(record: VerificationRecord) -> str:
+    """`6/6 held`, or the attacks that got something."""
+    if not record.forgeries:
+        return "skipped"
+    low = record.reward_range[0]
+    failed = [f.attack or "?" for f in record.forgeries if forgery_reason(f, low) is not None]
+    if not failed:
+        return f"{len(record.forgeries)}/{len(record.forgeries)} held"
+    return "[red]" + escape(", ".join(failed)) + "[/red]"
 
 
 @app.command()
@@ -221,37 +277,59 @@ def verify(
         int, typer.Option("--runs", "-n", min=1, help="Oracle runs per task; each must score 1.")
     ] = 2,
     jobs: JobsOpt = DEFAULT_JOBS,
+    no_forgery: Annotated[
+        bool, typer.Option("--no-forgery", help="Skip the forgery stage (the built-in attacks).")
+    ] = False,
 ) -> None:
-    """The gate: the solution scores 1 every run, doing nothing scores 0, no hidden file in the image."""
-    loaded = _load_tasks(tasks, catalog)
+    """The gate: the solution scores the top of the reward range every run, doing nothing and every
+    built-in forgery score the bottom, no hidden file is in the image."""
+    catalog_tasks = _load_tasks(tasks, catalog)
+    loaded = catalog_tasks.tasks
     started = time.monotonic()
-    records: list[VerificationRecord] = _over_tasks(
-        "verifying",
-        len(loaded),
-        lambda client, advance: verify_tasks(
-            client, loaded, runs=runs, jobs=jobs, on_done=lambda r: advance(r.task)
-        ),
+    records: list[VerificationRecord] = (
+        _over_tasks(
+            "verifying",
+            len(loaded),
+            lambda client, advance: verify_tasks(
+                client,
+                loaded,
+                runs=runs,
+                jobs=jobs,
+                on_done=lambda r: advance(r.task),
+                forgery=not no_forgery,
+            ),
+        )
+        if loaded
+        else []
     )
-    table = Table("task", "oracle rewards", "nop", "leaks", "seconds", "verified", title="forge-env verify")
+    table = Table(
+        "task", "oracle rewards", "nop", "forgeries", "leaks", "seconds", "verified", title="forge-env verify"
+    )
     for r in records:
         table.add_row(
             r.task,
             " ".join(_fmt(x) for x in r.oracle_rewards) or "-",
             _fmt(r.nop.reward if r.nop else None),
+            _forgeries(r),
             str(len(r.leaks)),
             f"{r.duration_sec:.1f}",
             "[green]yes[/green]" if r.verified else "[red]NO[/red]",
         )
+    for name, _ in catalog_tasks.bad:
+        table.add_row(escape(name), "-", "-", "-", "-", "-", "[red]NO (invalid task)[/red]")
     console.print(table)
     for r in records:
         for reason in r.reasons:
             err.print(f"[red]{escape(f'{r.task}: {reason}')}[/red]")
-    bad = sum(not r.verified for r in records)
+    for name, problems in catalog_tasks.bad:
+        why = f"{name}: invalid task, not run ({len(problems)} problem(s) listed above)"
+        err.print(f"[red]{escape(why)}[/red]")
+    good = sum(r.verified for r in records)
     console.print(
-        f"{len(records) - bad}/{len(records)} task(s) verified in {time.monotonic() - started:.1f}s; "
+        f"{good}/{catalog_tasks.total} task(s) verified in {time.monotonic() - started:.1f}s; "
         f"records in <task>/{VERIFIED_FILE}"
     )
-    if bad:
+    if good < catalog_tasks.total:
         raise typer.Exit(1)
 
 

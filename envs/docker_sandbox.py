@@ -1,15 +1,19 @@
 """The local Docker sandbox backend.
 
-A container is created (never on a bridge: network `none`, or `host` with an opt-in), our three small
-files are put into it before it starts (`/opt/forge/sandbox`: init, model forwarder, tree killer), and
-`tini` runs as PID 1. Exec timeouts are enforced from the host: the command's process tree is killed
-inside the container and the container lives on.
+A container is created (never on a bridge: network `none`, or `host` with an opt-in), our small helper
+files are bind-mounted read-only at `/opt/forge/sandbox` (init and model forwarder: the agent can run
+them, not change them), `tini` runs as PID 1, and the processes running once it is ready are its
+baseline. Everything that must hold against the agent is done from the host, through the engine:
+timeouts and the end of the agent phase freeze the container and SIGKILL every process that is not the
+baseline (`envs.host_processes`), files are read and folders made with archives, and the filesystem
+diff is the engine's own. Nothing of the container's userland is trusted by this module.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import shutil
 import tarfile
@@ -19,7 +23,7 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import docker
 import docker.errors
@@ -27,36 +31,30 @@ from docker.models.containers import Container
 
 from envs import cleanup, labels
 from envs.docker_client import docker_client, relay_root
-from envs.errors import SandboxError, SandboxStartError
+from envs.errors import ArchiveTooLarge, PreloadError, SandboxError, SandboxNotReady, SandboxStartError
+from envs.host_processes import HostProcess, container_processes, kill_processes
 from envs.model_relay import ModelRelay
-from envs.sandbox import ExecResult, Sandbox, SandboxSpec
+from envs.reaper import MODEL_MOUNT
+from envs.sandbox import ExecResult, PathChange, ProcessDefaults, Sandbox, SandboxSpec
 from envs.task_config import NetworkMode
+
+log = logging.getLogger("forge.envs")
 
 SANDBOX_FILES = "/opt/forge/sandbox"
 SANDBOX_FILES_DIR = Path(__file__).parent / "sandbox_files"
-MODEL_MOUNT = "/run/forge-model"
-EXEC_PID_DIR = "/tmp/.forge-exec"
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READY_TIMEOUT_SEC = 30.0
-
-# Runs the command as `exec`, after writing its pid where the tree killer can find it.
-_EXEC_WRAPPER = f'echo $$ > "{EXEC_PID_DIR}/$1.pid" 2>/dev/null; shift; exec "$@"'
-
-
-def _sandbox_files_tar() -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for name in ("init.sh", "forward.py", "killtree.sh"):
-            data = (SANDBOX_FILES_DIR / name).read_bytes()
-            info = tarfile.TarInfo(f"{SANDBOX_FILES.lstrip('/')}/{name}")
-            info.size = len(data)
-            info.mode = 0o755
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
+DOWNLOAD_MAX_BYTES = 8 * 1024**3
+"""`download` (harness logs, state) reads at most this much."""
+DOCKER_INIT = "/usr/sbin/docker-init"
+"""Docker's own init (tini), put in the container by the engine (`init=True`)."""
+_DIFF_KINDS = {0: "changed", 1: "added", 2: "deleted"}
+_STORAGE_REFUSALS = ("storage-opt", "storage opt", "quota")
 
 _client_lock = threading.Lock()
 _client: docker.DockerClient | None = None
+_storage_unsupported: str | None = None
+"""Why the engine refused a storage limit, once it has (later sandboxes then do not ask again)."""
 
 
 def _shared_client() -> docker.DockerClient:
@@ -66,6 +64,11 @@ def _shared_client() -> docker.DockerClient:
         if _client is None:
             _client = docker_client()
         return _client
+
+
+def boot_ticks() -> int:
+    """Now, in the clock ticks since boot that /proc/PID/stat start times are counted in."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
 
 
 class _Output:
@@ -94,6 +97,13 @@ class _Output:
         return out
 
 
+def _dir_entry(name: str, uid: int = 0, gid: int = 0, mode: int = 0o755) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.type = tarfile.DIRTYPE
+    info.mode, info.uid, info.gid, info.mtime = mode, uid, gid, int(time.time())
+    return info
+
+
 class DockerSandbox(Sandbox):
     """One container on the local Docker engine."""
 
@@ -102,8 +112,12 @@ class DockerSandbox(Sandbox):
         self._client = client
         self.container: Container | None = None
         self.relay: ModelRelay | None = None
+        self.relay_folder: Path | None = None
         self.name = f"forge-{(spec.task or 'sandbox')[:40]}-{uuid.uuid4().hex[:10]}"
         self.name = "".join(c if c.isalnum() or c in "-_." else "-" for c in self.name)
+        self.warnings: list[str] = []
+        """What the engine could not enforce (a storage limit), by name."""
+        self._baseline: set[HostProcess] = set()
         self._stopped = False
         self._lifecycle = threading.RLock()
 
@@ -130,7 +144,9 @@ class DockerSandbox(Sandbox):
             labels.CREATED: str(int(time.time())),
         }
         env = dict(spec.env)
-        volumes: dict[str, dict[str, str]] = {}
+        volumes: dict[str, dict[str, str]] = {
+            str(SANDBOX_FILES_DIR.resolve()): {"bind": SANDBOX_FILES, "mode": "ro"},
+        }
         for mount in spec.mounts:
             if not mount.source.exists():
                 raise SandboxStartError(f"cannot mount {mount.source} at {mount.target}: no such path")
@@ -138,34 +154,27 @@ class DockerSandbox(Sandbox):
                 "bind": mount.target,
                 "mode": "ro" if mount.read_only else "rw",
             }
-        if spec.network is NetworkMode.MODEL_ONLY:
-            assert spec.model_endpoint is not None
-            folder = relay_root() / uuid.uuid4().hex[:12]
-            self.relay = ModelRelay(folder, spec.model_endpoint)
-            self.relay.start()
-            (folder / "owner").write_text(owner)
-            volumes[str(folder)] = {"bind": MODEL_MOUNT, "mode": "ro"}
-            env.update(
-                FORGE_MODEL_SOCKET=f"{MODEL_MOUNT}/model.sock",
-                FORGE_MODEL_PORT=str(spec.model_port),
-                FORGE_MODEL_URL=f"http://127.0.0.1:{spec.model_port}",
-            )
-        kwargs: dict[str, Any] = {}
-        if spec.cpus:
-            kwargs["nano_cpus"] = int(spec.cpus * 1e9)
-        if spec.memory_mb:
-            kwargs["mem_limit"] = f"{spec.memory_mb}m"
-            kwargs["memswap_limit"] = f"{spec.memory_mb}m"
-        if spec.pids_limit:
-            kwargs["pids_limit"] = spec.pids_limit
         cleanup.register(self)
         try:
+            if spec.network is NetworkMode.MODEL_ONLY:
+                assert spec.model_endpoint is not None
+                self.relay_folder = relay_root() / uuid.uuid4().hex[:12]
+                self.relay = ModelRelay(self.relay_folder, spec.model_endpoint, spec.model_routes)
+                self.relay.start()
+                (self.relay_folder / "owner").write_text(owner)
+                volumes[str(self.relay_folder)] = {"bind": MODEL_MOUNT, "mode": "ro"}
+                env.update(
+                    FORGE_MODEL_SOCKET=f"{MODEL_MOUNT}/model.sock",
+                    FORGE_MODEL_PORT=str(spec.model_port),
+                    FORGE_MODEL_URL=f"http://127.0.0.1:{spec.model_port}",
+                )
             with self._lifecycle:  # stop() waits for a create in flight, then removes what it made
                 if self._stopped or cleanup.shutting_down():
                     raise SandboxStartError(f"sandbox {self.name} was stopped before it started")
-                self.container = self._create(spec, container_labels, env, volumes, kwargs)
+                self.container = self._create(spec, container_labels, env, volumes, self._limits(spec))
             self.container.start()
             self._wait_ready()
+            self.mark_baseline()
         except docker.errors.ImageNotFound as exc:
             self.stop()
             raise SandboxStartError(f"image {spec.image} not found (run `forge-env build`)") from exc
@@ -176,6 +185,20 @@ class DockerSandbox(Sandbox):
             self.stop()
             raise
 
+    @staticmethod
+    def _limits(spec: SandboxSpec) -> dict[str, Any]:
+        limits: dict[str, Any] = {}
+        if spec.cpus:
+            limits["nano_cpus"] = int(spec.cpus * 1e9)
+        if spec.memory_mb:
+            limits["mem_limit"] = f"{spec.memory_mb}m"
+            limits["memswap_limit"] = f"{spec.memory_mb}m"
+        if spec.pids_limit:
+            limits["pids_limit"] = spec.pids_limit
+        if spec.storage_mb:
+            limits["storage_opt"] = {"size": f"{spec.storage_mb}M"}
+        return limits
+
     def _create(
         self,
         spec: SandboxSpec,
@@ -184,8 +207,11 @@ class DockerSandbox(Sandbox):
         volumes: dict[str, dict[str, str]],
         limits: dict[str, Any],
     ) -> Container:
-        container = self.client.containers.create(
-            spec.image,
+        global _storage_unsupported
+        if "storage_opt" in limits and _storage_unsupported:
+            limits.pop("storage_opt")
+            self._warn_storage(spec, _storage_unsupported)
+        kwargs: dict[str, Any] = dict(
             command=["/bin/sh", f"{SANDBOX_FILES}/init.sh"],
             entrypoint=[],
             name=self.name,
@@ -196,26 +222,52 @@ class DockerSandbox(Sandbox):
             volumes=volumes,
             init=True,
             detach=True,
-            **limits,
         )
-        container.put_archive("/", _sandbox_files_tar())
+        try:
+            container = self.client.containers.create(spec.image, **kwargs, **limits)
+        except docker.errors.APIError as exc:
+            refusal = str(exc.explanation or exc)
+            if "storage_opt" not in limits or not any(w in refusal.lower() for w in _STORAGE_REFUSALS):
+                raise
+            _storage_unsupported = refusal
+            limits.pop("storage_opt")
+            self._warn_storage(spec, refusal)
+            container = self.client.containers.create(spec.image, **kwargs, **limits)
+        for preload in spec.preload:
+            with open(preload.archive, "rb") as archive:
+                try:
+                    ok = container.put_archive("/", archive)
+                except docker.errors.APIError as exc:
+                    raise PreloadError(
+                        f"could not unpack {preload.archive} in sandbox {self.name}: {exc}"
+                    ) from exc
+            if not ok:
+                raise PreloadError(f"could not unpack {preload.archive} in sandbox {self.name}")
         return container
+
+    def _warn_storage(self, spec: SandboxSpec, refusal: str) -> None:
+        message = (
+            f"task '{spec.task}': [environment].storage_mb = {spec.storage_mb} is not enforced: "
+            f"the Docker engine cannot limit a container's disk here ({refusal})"
+        )
+        self.warnings.append(message)
+        log.warning(message)
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + READY_TIMEOUT_SEC
-        probe = "test -e /run/forge/ready && { cat /run/forge/error 2>/dev/null; exit 0; }; exit 1"
         while time.monotonic() < deadline:
-            result = self._raw_exec(["/bin/sh", "-c", probe], user="root")
+            result = self._raw_exec(["/bin/sh", "-c", "test -e /run/forge/ready"], user="root")  # a builtin
             if result.exit_code == 0:
-                if result.stdout.strip():
-                    raise SandboxStartError(result.stdout.strip())
+                error = self.read_file("/run/forge/error", 64 * 1024)
+                if error and error.strip():
+                    raise SandboxNotReady(error.decode(errors="replace").strip())
                 return
             self.container.reload()  # type: ignore[union-attr]
             if self.container.status not in ("running", "created"):  # type: ignore[union-attr]
                 logs = self.container.logs(tail=20).decode(errors="replace")  # type: ignore[union-attr]
-                raise SandboxStartError(f"sandbox exited while starting ({self.container.status}): {logs}")  # type: ignore[union-attr]
+                raise SandboxNotReady(f"sandbox exited while starting ({self.container.status}): {logs}")  # type: ignore[union-attr]
             time.sleep(0.05)
-        raise SandboxStartError(f"sandbox was not ready within {READY_TIMEOUT_SEC:.0f}s")
+        raise SandboxNotReady(f"sandbox was not ready within {READY_TIMEOUT_SEC:.0f}s")
 
     def stop(self) -> None:
         with self._lifecycle:
@@ -226,8 +278,7 @@ class DockerSandbox(Sandbox):
 
     def _remove(self) -> None:
         try:
-            if self.relay is not None:
-                self.relay.close()
+            self.cut_model()
             container = self.container
             if container is None:
                 with contextlib.suppress(docker.errors.DockerException):
@@ -246,10 +297,40 @@ class DockerSandbox(Sandbox):
             cleanup.unregister(self)
 
     def cut_model(self) -> None:
-        """Close the model relay: from now on the sandbox reaches nothing (used before verification)."""
+        """Close the model relay and remove its folder: from now on the sandbox reaches nothing."""
         if self.relay is not None:
             self.relay.close()
             self.relay = None
+
+    def alive(self) -> bool:
+        if self.container is None or self._stopped:
+            return False
+        try:
+            self.container.reload()
+        except docker.errors.NotFound:
+            return False
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"cannot inspect sandbox {self.name}: {exc}") from exc
+        return self.container.status == "running"
+
+    def process_defaults(self) -> ProcessDefaults:
+        config = self._container().attrs.get("Config") or {}
+        env = dict(item.split("=", 1) for item in config.get("Env") or [] if "=" in item)
+        return ProcessDefaults(workdir=self.spec.workdir or config.get("WorkingDir") or "/", env=env)
+
+    # -- processes -----------------------------------------------------------------------------------------
+
+    def mark_baseline(self) -> None:
+        self._baseline = container_processes(self._container())
+
+    def kill_strays(self) -> int:
+        baseline = self._baseline
+        return kill_processes(self._container(), lambda p: p in baseline)
+
+    def _kill_since(self, ticks: int) -> int:
+        """Kill every process (but the baseline) that started at or after `ticks`."""
+        baseline = self._baseline
+        return kill_processes(self._container(), lambda p: p in baseline or p.start_ticks < ticks)
 
     # -- exec ----------------------------------------------------------------------------------------------
 
@@ -275,16 +356,17 @@ class DockerSandbox(Sandbox):
         workdir: str | None = None,
         user: str | None = None,
     ) -> ExecResult:
+        """Run a command; at the timeout every process started since it began is killed from the host
+        (its whole tree, reparented or not), and the sandbox lives on."""
         container = self._container()
         argv = ["bash", "-c", command] if isinstance(command, str) else list(command)
-        exec_id_name = uuid.uuid4().hex
-        wrapped = ["/bin/sh", "-c", _EXEC_WRAPPER, "forge-exec", exec_id_name, *argv]
         api = self.client.api
         started = time.monotonic()
+        since = boot_ticks()
         try:
             exec_id = api.exec_create(
                 container.id,
-                wrapped,
+                argv,
                 stdout=True,
                 stderr=True,
                 environment=dict(env or {}),
@@ -308,7 +390,7 @@ class DockerSandbox(Sandbox):
             finally:
                 done.set()
 
-        reader = threading.Thread(target=read, name=f"exec-{exec_id_name[:8]}", daemon=True)
+        reader = threading.Thread(target=read, name=f"exec-{exec_id[:8]}", daemon=True)
         reader.start()
         deadline = None if timeout is None else started + timeout
         timed_out = False
@@ -317,22 +399,29 @@ class DockerSandbox(Sandbox):
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 timed_out = True
-                self._kill_tree(exec_id_name)
+                with contextlib.suppress(SandboxError, docker.errors.DockerException):
+                    self._kill_since(since)
                 done.wait(10)
                 break
             if now >= next_inspect:
                 # The command may have exited while a background child still holds its output open.
                 next_inspect = now + 1.0
-                if not api.exec_inspect(exec_id).get("Running", True):
+                try:
+                    running = api.exec_inspect(exec_id).get("Running", True)
+                except docker.errors.DockerException:
+                    running = False
+                if not running:
                     done.wait(1.0)
                     break
         with contextlib.suppress(Exception):
             stream.close()
-        info = api.exec_inspect(exec_id)
+        try:
+            info = api.exec_inspect(exec_id)
+        except docker.errors.DockerException:
+            info = {}
         exit_code = info.get("ExitCode")
         if timed_out and info.get("Running"):
             exit_code = None
-        self._raw_exec(["rm", "-f", f"{EXEC_PID_DIR}/{exec_id_name}.pid"])
         return ExecResult(
             exit_code=exit_code,
             stdout=stdout.text(),
@@ -341,55 +430,76 @@ class DockerSandbox(Sandbox):
             duration_sec=time.monotonic() - started,
         )
 
-    def _kill_tree(self, exec_name: str) -> None:
-        script = (
-            f'pid=$(cat {EXEC_PID_DIR}/{exec_name}.pid 2>/dev/null) && sh {SANDBOX_FILES}/killtree.sh "$pid"'
-        )
-        with contextlib.suppress(docker.errors.DockerException):
-            self._raw_exec(["/bin/sh", "-c", script])
-
     # -- files ---------------------------------------------------------------------------------------------
 
+    def _put(self, archive: IO[bytes] | bytes, what: str) -> None:
+        try:
+            ok = self._container().put_archive("/", archive)
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"{what} in sandbox {self.name} failed: {exc}") from exc
+        if not ok:
+            raise SandboxError(f"{what} in sandbox {self.name} failed")
+
     def upload(self, source: Path, target: str) -> None:
-        container = self._container()
+        """Through the engine's archive API; missing parent folders are made (root, 0755), a folder's
+        contents merge into `target`."""
         source = Path(source)
         if not source.exists():
             raise SandboxError(f"cannot upload {source}: no such file or directory")
-        if source.is_dir():
-            dest_dir, arcname_root = target, "."
-        else:
-            dest_dir, arcname_root = os.path.dirname(target.rstrip("/")) or "/", os.path.basename(target)
-        mk = self._raw_exec(["mkdir", "-p", dest_dir])
-        if mk.exit_code != 0:
-            raise SandboxError(f"cannot create {dest_dir} in sandbox {self.name}: {mk.stderr.strip()}")
+        name = os.path.normpath(target).lstrip("/")
+        if not name or name.startswith(".."):
+            raise SandboxError(f"cannot upload to {target!r}")
+
+        def normal(info: tarfile.TarInfo) -> tarfile.TarInfo:
+            info.uid = info.gid = 0
+            info.uname = info.gname = "root"
+            if info.isdir() and info.name == name:
+                info.mode = 0o755  # the target folder is readable by any user the tests run as
+            return info
+
         with tempfile.TemporaryFile() as buf:
             with tarfile.open(fileobj=buf, mode="w") as tar:
-                tar.add(str(source), arcname=arcname_root)
+                tar.add(str(source), arcname=name, filter=normal)
             buf.seek(0)
-            try:
-                ok = container.put_archive(dest_dir, buf)
-            except docker.errors.DockerException as exc:
-                raise SandboxError(f"upload of {source} to {target} failed: {exc}") from exc
-        if not ok:
-            raise SandboxError(f"upload of {source} to {target} failed")
+            self._put(buf, f"upload of {source} to {target}")
+
+    def make_dir(self, path: str, uid: int = 0, gid: int = 0, mode: int = 0o755) -> None:
+        name = os.path.normpath(path).lstrip("/")
+        if not name or name.startswith(".."):
+            raise SandboxError(f"cannot make a folder at {path!r}")
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            placeholder = tarfile.TarInfo(name)  # a file first: the engine removes whatever was there
+            tar.addfile(placeholder, io.BytesIO(b""))
+            tar.addfile(_dir_entry(name, uid, gid, mode))  # then the folder replaces the file
+        self._put(buf.getvalue(), f"making {path}")
+
+    def export(self, source: str, dest: IO[bytes], max_bytes: int) -> bool:
+        container = self._container()
+        try:
+            chunks, _ = container.get_archive(source)
+            written = 0
+            for chunk in chunks:
+                written += len(chunk)
+                if written > max_bytes:
+                    raise ArchiveTooLarge(f"{source} is more than {max_bytes} bytes as an archive")
+                dest.write(chunk)
+        except docker.errors.NotFound:
+            return False
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"cannot read {source} from sandbox {self.name}: {exc}") from exc
+        return True
 
     def download(self, source: str, target: Path) -> None:
-        container = self._container()
         target = Path(target)
-        try:
-            chunks, stat = container.get_archive(source)
-        except docker.errors.NotFound as exc:
-            raise SandboxError(f"cannot download {source}: no such file or directory in the sandbox") from exc
-        except docker.errors.DockerException as exc:
-            raise SandboxError(f"download of {source} failed: {exc}") from exc
-        with tempfile.TemporaryDirectory(prefix="forge-dl-") as tmp:
-            with tempfile.TemporaryFile() as buf:
-                for chunk in chunks:
-                    buf.write(chunk)
-                buf.seek(0)
-                with tarfile.open(fileobj=buf, mode="r") as tar:
-                    tar.extractall(tmp, filter="data")
-            extracted = Path(tmp) / (stat or {}).get("name", os.path.basename(source.rstrip("/")))
+        with tempfile.TemporaryDirectory(prefix="forge-dl-") as tmp, tempfile.TemporaryFile() as buf:
+            if not self.export(source, buf, max_bytes=DOWNLOAD_MAX_BYTES):
+                raise SandboxError(f"cannot download {source}: no such file or directory in the sandbox")
+            buf.seek(0)
+            with tarfile.open(fileobj=buf, mode="r") as tar:
+                first = tar.next()
+                tar.extractall(tmp, filter="data")
+            extracted = Path(tmp) / (first.name if first is not None else os.path.basename(source))
             if extracted.is_dir():
                 target.mkdir(parents=True, exist_ok=True)
                 for item in extracted.iterdir():
@@ -400,3 +510,24 @@ class DockerSandbox(Sandbox):
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(extracted), target)
+
+    def changed_paths(self) -> list[PathChange]:
+        """The engine's diff, less what the engine itself made: docker-init, and the mount points (and
+        the folders above them) of the helper files, the model socket and the mounts."""
+        try:
+            diff = self._container().diff() or []
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"cannot read the filesystem diff of sandbox {self.name}: {exc}") from exc
+        made = {DOCKER_INIT, SANDBOX_FILES, MODEL_MOUNT, *(m.target.rstrip("/") for m in self.spec.mounts)}
+        above = {parent for path in made for parent in _parents(path)}
+        return [
+            PathChange(kind=_DIFF_KINDS.get(entry["Kind"], "changed"), path=entry["Path"])  # type: ignore[arg-type]
+            for entry in diff
+            if entry["Path"] not in made and not (entry["Path"] in above and entry["Kind"] != 2)
+        ]
+
+
+def _parents(path: str) -> list[str]:
+    """/a/b/c -> [/a, /a/b]."""
+    parts = path.strip("/").split("/")
+    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]

@@ -8,11 +8,21 @@
     │   └── BuildError             a task image failed to build (names the Dockerfile step)
     ├── SandboxError               the sandbox machinery failed (not the agent)
     │   ├── SandboxStartError
-    │   └── NetworkModeError       a network mode was asked for that is not allowed
-    └── RewardError                the verifier produced no usable reward
-        ├── RewardFileMissing
-        ├── RewardFileEmpty
-        └── RewardFileInvalid
+    │   │   ├── PreloadError       a preload archive could not be unpacked in it
+    │   │   └── SandboxNotReady    it started but its init never said it was ready
+    │   ├── NetworkModeError       a network mode was asked for that is not allowed
+    │   └── ArchiveTooLarge        a file or folder is bigger than the caller allows
+    ├── RewardError                the verifier produced no usable reward
+    │   ├── RewardFileMissing
+    │   ├── RewardFileEmpty
+    │   └── RewardFileInvalid      not a plain number, out of [verifier] reward_range, too deep
+    │       └── RewardFileTooLarge
+    └── AgentFault                 what the agent did makes verification impossible: scored as the
+        │                          bottom of the reward range, never an infrastructure error
+        ├── VerifierTampered       the agent changed the system paths the tests would run on
+        ├── SandboxBroken          the verification phase cannot run in the sandbox the agent left
+        └── ArtifactsInvalid       the artifacts cannot be copied to the verifier
+            └── ArtifactsTooLarge
 
 Docker errors are translated into these at the boundary and chained with ``from exc``.
 """
@@ -72,8 +82,20 @@ class SandboxStartError(SandboxError):
     """A sandbox could not be started."""
 
 
+class PreloadError(SandboxStartError):
+    """An archive given to be unpacked before the sandbox starts was refused by the engine."""
+
+
+class SandboxNotReady(SandboxStartError):
+    """The container started, but its init did not get ready (or it exited while starting)."""
+
+
 class NetworkModeError(SandboxError):
     """A network mode was requested that is unknown or not allowed without opt-in."""
+
+
+class ArchiveTooLarge(SandboxError):
+    """A file or folder read out of a sandbox is bigger than the caller's limit."""
 
 
 class RewardError(EnvsError):
@@ -90,3 +112,29 @@ class RewardFileEmpty(RewardError):
 
 class RewardFileInvalid(RewardError):
     """The reward file is not a number (txt) or not a flat map of numbers (json)."""
+
+
+class RewardFileTooLarge(RewardFileInvalid):
+    """The reward file is bigger than any reward needs (see envs.reward.MAX_REWARD_FILE_BYTES)."""
+
+
+class AgentFault(EnvsError):
+    """The sandbox was healthy when the agent started; what it did makes verification impossible. The
+    rollout is scored (the bottom of the reward range) with this class, never dropped or redone."""
+
+
+class VerifierTampered(AgentFault):
+    """The engine's filesystem diff shows the agent changed a system path the tests would run on."""
+
+
+class SandboxBroken(AgentFault):
+    """The verification phase cannot run in the sandbox the agent left (it is gone, or the tests'
+    folders cannot be made)."""
+
+
+class ArtifactsInvalid(AgentFault):
+    """The artifacts cannot be copied into the verifier's sandbox."""
+
+
+class ArtifactsTooLarge(ArtifactsInvalid):
+    """The artifacts are bigger than `[verifier] artifacts_max_mb`."""

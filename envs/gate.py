@@ -1,24 +1,32 @@
-"""The verification gate: a task ships only if its reference solution scores 1 (every run), doing
-nothing scores 0, and its image holds neither the tests nor the solution.
+"""The verification gate: a task ships only if its reference solution scores the top of its reward
+range (every run), doing nothing scores the bottom, every built-in forgery (`envs.forgery`) scores the
+bottom too, and its image holds neither the tests nor the solution.
 
-Writes `verified.json` beside each task.
+Writes `verified.json` beside each task. One run that fails in an unexpected way is recorded on that run
+(class and traceback) and never stops the others, nor the other tasks.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import tempfile
 import time
+import traceback
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import docker
 from pydantic import BaseModel, Field
 
 from envs.errors import BuildError, EnvsError
+from envs.forgery import ATTACKS, FORGED_REWARD_ENV, NEEDS_MODEL, ROLLOUT_ENV, Canary, attack_script
 from envs.image_builder import build_image
 from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
@@ -32,8 +40,15 @@ SOLUTION_DIR = "/solution"
 ORACLE_HOME = "/tmp/forge-oracle-home"
 """The solution runs with a fresh, empty HOME, as an agent's commands do (every harness runs with a
 private HOME): a task whose setup lives in the image user's ~/.gitconfig or ~/.bashrc fails here."""
+ATTACK_FILE = "/tmp/forge-forgery.sh"
+FORGERY_TIMEOUT_SEC = 120.0
 LEAK_MIN_BYTES = 16
 """Smaller test/solution files are too likely to match an unrelated file to count as a leak."""
+STDERR_TAIL = 2000
+NO_REWARD_CLASSES = frozenset(
+    {"RewardFileMissing", "RewardFileEmpty", "RewardFileInvalid", "RewardFileTooLarge", "VerifierTimeout"}
+)
+"""A forgery that leaves the tests without a reward got nothing either (training scores it 0)."""
 
 
 def tool_version() -> str:
@@ -44,13 +59,27 @@ def tool_version() -> str:
 
 
 class RunRecord(BaseModel):
-    """One oracle or nop run."""
+    """One oracle, nop or forgery run."""
 
     kind: str
+    """oracle, nop or forgery."""
+    attack: str | None = None
+    """The forgery's name."""
     reward: float | None = None
     error: str | None = None
     error_class: str | None = None
     solution_exit_code: int | None = None
+    """The exit status of solve.sh (oracle) or of the attack (forgery)."""
+    verifier_exit_code: int | None = None
+    """The exit status of tests/test.sh."""
+    verifier_stderr: str = ""
+    """The end of the tests' stderr (a CRLF test.sh shows `$'\r': command not found` here)."""
+    killed: int = 0
+    """Processes of the run still alive when it ended, killed before the tests."""
+    breaches: list[str] = Field(default_factory=list)
+    """Control-plane forgery: requests that reached the model endpoint outside the sandbox's routes."""
+    traceback: str | None = None
+    """Set when the run failed in a way the gate did not expect."""
     duration_sec: float = 0.0
 
 
@@ -65,9 +94,14 @@ class VerificationRecord(BaseModel):
     image_digest: str | None = None
     """The local image id (sha256 of its config): the exact image the gate ran."""
     runs: int
+    reward_range: tuple[float, float] = (0.0, 1.0)
     oracle: list[RunRecord] = Field(default_factory=list)
     nop: RunRecord | None = None
+    forgeries: list[RunRecord] = Field(default_factory=list)
+    """Empty when the forgery stage was skipped (`--no-forgery`)."""
     leaks: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    """What the sandboxes could not enforce for this task (e.g. its storage_mb)."""
     duration_sec: float = 0.0
     tool_version: str = Field(default_factory=tool_version)
     verified_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
@@ -116,43 +150,124 @@ def scan_for_leaks(sandbox: Sandbox, task: Task) -> list[str]:
     return leaks
 
 
+def _take_verdict(record: RunRecord, verdict: VerifierResult) -> None:
+    record.reward, record.error, record.error_class = verdict.reward, verdict.error, verdict.error_class
+    record.verifier_exit_code = verdict.exit_code
+    record.verifier_stderr = verdict.stderr[-STDERR_TAIL:]
+    record.killed = verdict.killed
+
+
+def _act(sandbox: Sandbox, task: Task, kind: str, attack: str | None, rollout: str) -> int | None:
+    """The oracle's solution or a forgery, run as the agent would; returns its exit status."""
+    agent = task.config.agent
+    home = {"HOME": ORACLE_HOME}
+    if kind == "oracle":
+        sandbox.upload(task.solution_dir, SOLUTION_DIR)
+        script, env = SOLUTION_DIR + "/solve.sh", resolve_env(task, task.config.solution.env, "solution")
+        timeout = agent.timeout_sec
+    else:
+        assert attack is not None
+        sandbox.upload(attack_script(attack), ATTACK_FILE)
+        top = task.config.verifier.reward_range[1]
+        script, env = ATTACK_FILE, {FORGED_REWARD_ENV: f"{top:g}", ROLLOUT_ENV: rollout}
+        timeout = min(agent.timeout_sec, FORGERY_TIMEOUT_SEC)
+    run = sandbox.exec(
+        ["bash", "-c", f'mkdir -p "$HOME" && exec bash {script}'],
+        timeout=timeout,
+        env=env | home,
+        workdir=task.config.environment.workdir,
+        user=agent.user,
+    )
+    return run.exit_code
+
+
 def _run_once(
-    backend: str, task: Task, image: str, kind: str, run_id: str, leak_scan: bool = False
+    backend: str,
+    task: Task,
+    image: str,
+    kind: str,
+    run_id: str,
+    leak_scan: bool = False,
+    attack: str | None = None,
+    warnings: list[str] | None = None,
 ) -> tuple[RunRecord, list[str]]:
     started = time.monotonic()
-    record = RunRecord(kind=kind)
+    record = RunRecord(kind=kind, attack=attack)
     leaks: list[str] = []
+    rollout = f"forgery-{uuid.uuid4().hex[:8]}"
     try:
-        spec = task_sandbox_spec(task, image, role=kind, run=run_id, network=NetworkMode.NONE)
-        with create_sandbox(spec, backend) as sandbox:
+        with ExitStack() as stack:
+            canary = None
+            network, endpoint = NetworkMode.NONE, None
+            if attack in NEEDS_MODEL:
+                folder = Path(tempfile.mkdtemp(prefix="forge-canary-"))
+                stack.callback(shutil.rmtree, folder, True)
+                canary = stack.enter_context(Canary(folder / "model.sock"))
+                network, endpoint = NetworkMode.MODEL_ONLY, canary.endpoint
+            spec = task_sandbox_spec(
+                task, image, role=kind, run=run_id, network=network, model_endpoint=endpoint
+            )
+            routes = [f"/rollouts/{rollout}/v1/"]
+            spec.model_routes = routes
+            sandbox = stack.enter_context(create_sandbox(spec, backend))
+            if warnings is not None:
+                warnings.extend(w for w in sandbox.warnings if w not in warnings)
             wait_until_healthy(sandbox, task)
             if leak_scan:
                 leaks = scan_for_leaks(sandbox, task)
-            if kind == "oracle":
-                sandbox.upload(task.solution_dir, SOLUTION_DIR)
-                solve = sandbox.exec(
-                    ["bash", "-c", f'mkdir -p "$HOME" && exec bash {SOLUTION_DIR}/solve.sh'],
-                    timeout=task.config.agent.timeout_sec,
-                    env=resolve_env(task, task.config.solution.env, "solution") | {"HOME": ORACLE_HOME},
-                    workdir=task.config.environment.workdir,
-                    user=task.config.agent.user,
-                )
-                record.solution_exit_code = solve.exit_code
-                sandbox.exec(["rm", "-rf", SOLUTION_DIR], timeout=60, user="root")
-            verdict: VerifierResult = run_verifier(sandbox, task)
-            record.reward, record.error, record.error_class = (
-                verdict.reward,
-                verdict.error,
-                verdict.error_class,
-            )
+            if kind != "nop":
+                record.solution_exit_code = _act(sandbox, task, kind, attack, rollout)
+            _take_verdict(record, run_verifier(sandbox, task, backend))
+            if canary is not None:
+                record.breaches = canary.breaches(routes)
     except EnvsError as exc:
         record.error, record.error_class = str(exc), type(exc).__name__
+    except Exception as exc:  # a bug of ours, or of a library: this run's record says so, the rest go on
+        record.error, record.error_class = str(exc), type(exc).__name__
+        record.traceback = traceback.format_exc()
     record.duration_sec = time.monotonic() - started
     return record, leaks
 
 
+def forgery_reason(run: RunRecord, bottom: float) -> str | None:
+    """Why a forgery run fails the gate, or None when the attack got nothing."""
+    if run.breaches:
+        return f"forgery {run.attack}: requests got past the sandbox's model routes: {run.breaches}"
+    if run.reward is not None:
+        return None if run.reward <= bottom else f"forgery {run.attack} scored {run.reward:g}, not {bottom:g}"
+    if run.error_class in NO_REWARD_CLASSES:
+        return None
+    return f"forgery {run.attack} could not run: {run.error_class}: {run.error}"
+
+
+def _judge(record: VerificationRecord, task: Task) -> None:
+    low, high = task.config.verifier.reward_range
+    for i, run in enumerate(record.oracle, 1):
+        if run.reward is None:
+            record.reasons.append(f"oracle run {i}: {run.error_class}: {run.error}")
+        elif run.reward != high:
+            why = f": {run.error_class}: {run.error}" if run.error_class else ""
+            record.reasons.append(
+                f"oracle run {i} scored {run.reward:g}, not the top of [verifier] reward_range {high:g}{why}"
+            )
+    nop = record.nop
+    if nop is not None and nop.reward is None:
+        record.reasons.append(f"nop run: {nop.error_class}: {nop.error}")
+    elif nop is not None and nop.reward != low:
+        record.reasons.append(f"doing nothing scored {nop.reward:g}, not {low:g}")
+    for run in record.forgeries:
+        if (reason := forgery_reason(run, low)) is not None:
+            record.reasons.append(reason)
+    record.reasons.extend(f"leak: {leak}" for leak in record.leaks)
+
+
 def verify_task(
-    client: docker.DockerClient, task: Task, runs: int = 2, write: bool = True, backend: str = "docker"
+    client: docker.DockerClient,
+    task: Task,
+    runs: int = 2,
+    write: bool = True,
+    backend: str = "docker",
+    forgery: bool = True,
 ) -> VerificationRecord:
     """Run the gate on one task and (by default) write its verified.json.
 
@@ -160,34 +275,38 @@ def verify_task(
     """
     started = time.monotonic()
     run_id = f"verify-{uuid.uuid4().hex[:8]}"
-    record = VerificationRecord(task=task.name, verified=False, runs=runs)
+    record = VerificationRecord(
+        task=task.name, verified=False, runs=runs, reward_range=task.config.verifier.reward_range
+    )
     try:
         built = build_image(client, task)
-    except BuildError as exc:
-        record.reasons.append(str(exc))
-    else:
-        assert built.tag is not None  # build_image always returns the tag it built or found
+        if not built.ok or built.tag is None:
+            raise BuildError(task.name, built.error or "no image")
         record.image, record.image_digest = built.tag, built.image_id
         if not task.has_solution:
             record.reasons.append("no solution/solve.sh to run")
         else:
             for _ in range(runs):
-                record.oracle.append(_run_once(backend, task, built.tag, "oracle", run_id)[0])
+                record.oracle.append(
+                    _run_once(backend, task, built.tag, "oracle", run_id, warnings=record.warnings)[0]
+                )
         record.nop, record.leaks = _run_once(backend, task, built.tag, "nop", run_id, leak_scan=True)
-        for i, run in enumerate(record.oracle, 1):
-            if run.reward is None:
-                record.reasons.append(f"oracle run {i}: {run.error_class}: {run.error}")
-            elif run.reward < 1.0:
-                record.reasons.append(f"oracle run {i} scored {run.reward:g}, not 1")
-        if record.nop.reward is None:
-            record.reasons.append(f"nop run: {record.nop.error_class}: {record.nop.error}")
-        elif record.nop.reward != 0.0:
-            record.reasons.append(f"doing nothing scored {record.nop.reward:g}, not 0")
-        record.reasons.extend(f"leak: {leak}" for leak in record.leaks)
-        record.verified = not record.reasons
+        if forgery:
+            for attack in ATTACKS:
+                record.forgeries.append(
+                    _run_once(backend, task, built.tag, "forgery", run_id, attack=attack)[0]
+                )
+        _judge(record, task)
+    except BuildError as exc:
+        record.reasons.append(str(exc))
+    except Exception as exc:  # never end the catalog: this task's record says what happened
+        record.reasons.append(
+            f"the gate failed unexpectedly: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+        )
+    record.verified = not record.reasons
     record.duration_sec = time.monotonic() - started
     if write:
-        (task.path / VERIFIED_FILE).write_text(json.dumps(record.model_dump(), indent=2) + "\n")
+        (task.path / VERIFIED_FILE).write_text(json.dumps(record.model_dump(mode="json"), indent=2) + "\n")
     return record
 
 
@@ -199,6 +318,9 @@ def verify_tasks(
     on_done: Callable[[VerificationRecord], None] = lambda record: None,
     write: bool = True,
     backend: str = "docker",
+    forgery: bool = True,
 ) -> list[VerificationRecord]:
-    """The gate over many tasks, in parallel."""
-    return run_parallel(lambda task: verify_task(client, task, runs, write, backend), tasks, jobs, on_done)
+    """The gate over many tasks, in parallel (`forgery=False` skips the forgery stage)."""
+    return run_parallel(
+        lambda task: verify_task(client, task, runs, write, backend, forgery), tasks, jobs, on_done
+    )

@@ -1,8 +1,12 @@
-"""The host side of network `model-only`: a per-sandbox Unix socket that leads to the model server.
+"""The host side of network `model-only`: a per-sandbox Unix socket that leads to the model server, and
+only to the model routes the sandbox is allowed.
 
 Each model-only sandbox gets its own folder holding `model.sock`, mounted into the container; the
-forwarder inside turns it into http://127.0.0.1:PORT. The relay pipes every connection to the real model
-endpoint (a Unix socket or a host loopback port). Closing the relay cuts the sandbox off from the model,
+forwarder inside turns it into http://127.0.0.1:PORT. The relay is an HTTP reverse proxy (aiohttp), not a
+byte pipe: it reads each request, lets through only those whose path starts with one of the sandbox's
+`routes` (a rollout's own `/rollouts/<id>/v1/`), made of plain path characters (no `%`, no `..` or
+`//`), and answers everything else 403 itself, so nothing from inside a sandbox ever reaches another
+rollout's routes or the proxy's control plane. Closing the relay cuts the sandbox off from the model,
 which is how verification runs with no network even in a sandbox that had one.
 """
 
@@ -10,14 +14,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import shutil
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlparse
+
+import aiohttp
+from aiohttp import web
 
 from envs.errors import NetworkModeError
 
 SOCKET_NAME = "model.sock"
+MAX_BODY_BYTES = 64 * 1024 * 1024
+"""Bigger requests are refused by the relay (the proxy's own limit is lower)."""
+UPSTREAM_TIMEOUT_SEC = 3600.0
+METHODS = frozenset({"GET", "POST"})
+_PLAIN_PATH = re.compile(r"^/[A-Za-z0-9._~/-]*$")
+_HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
 
 
 def parse_endpoint(endpoint: str) -> tuple[str, str | tuple[str, int]]:
@@ -33,21 +62,46 @@ def parse_endpoint(endpoint: str) -> tuple[str, str | tuple[str, int]]:
     raise NetworkModeError(f"model endpoint {endpoint!r} is neither unix:/path nor http://host:port")
 
 
-class ModelRelay:
-    """A Unix-socket server in `folder` that forwards every connection to `endpoint`."""
+def route_allowed(method: str, raw_path: str, routes: Sequence[str]) -> bool:
+    """Whether a request line may pass: GET or POST, a plain path under one of `routes`."""
+    path = raw_path.split("?", 1)[0]
+    if method not in METHODS or not _PLAIN_PATH.match(path):
+        return False
+    segments = path.split("/")[1:]
+    if any(s in ("", ".", "..") for s in segments[:-1]) or segments[-1] in (".", ".."):
+        return False
+    return any(path.startswith(route) for route in routes)
 
-    def __init__(self, folder: Path, endpoint: str) -> None:
+
+def _refuse(status: int, message: str) -> web.Response:
+    return web.json_response({"error": {"type": "forbidden", "message": message}}, status=status)
+
+
+class ModelRelay:
+    """A Unix-socket HTTP server in `folder` that forwards the allowed requests to `endpoint`."""
+
+    def __init__(self, folder: Path, endpoint: str, routes: Sequence[str] = ("/v1/",)) -> None:
         self.folder = Path(folder)
         self.kind, self.target = parse_endpoint(endpoint)
         self.endpoint = endpoint
+        self.routes = tuple(routes)
+        self.refused = 0
+        """Requests answered 403 (their paths are not the sandbox's)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._server: asyncio.AbstractServer | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
 
     @property
     def socket_path(self) -> Path:
         return self.folder / SOCKET_NAME
+
+    @property
+    def _base_url(self) -> str:
+        if isinstance(self.target, str):
+            return "http://model"
+        host, port = self.target
+        return f"http://{host}:{port}"
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -59,9 +113,7 @@ class ModelRelay:
             loop = asyncio.new_event_loop()
             self._loop = loop
             try:
-                self._server = loop.run_until_complete(
-                    asyncio.start_unix_server(self._handle, path=str(self.socket_path))
-                )
+                loop.run_until_complete(self._serve())
                 self.socket_path.chmod(0o666)
             except BaseException as exc:
                 errors.append(exc)
@@ -77,36 +129,54 @@ class ModelRelay:
         if errors:
             raise NetworkModeError(f"cannot open the model relay socket {self.socket_path}: {errors[0]}")
 
-    async def _open_upstream(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        if isinstance(self.target, str):
-            return await asyncio.open_unix_connection(self.target)
-        host, port = self.target
-        return await asyncio.open_connection(host, port)
+    async def _serve(self) -> None:
+        connector: aiohttp.BaseConnector = (
+            aiohttp.UnixConnector(path=self.target)
+            if isinstance(self.target, str)
+            else aiohttp.TCPConnector()
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            timeout=aiohttp.ClientTimeout(total=UPSTREAM_TIMEOUT_SEC),
+            auto_decompress=False,
+        )
+        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.UnixSite(self._runner, str(self.socket_path)).start()
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._writers.add(writer)
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        raw_path = request.raw_path
+        if not route_allowed(request.method, raw_path, self.routes):
+            self.refused += 1
+            return _refuse(
+                403, f"{request.method} {raw_path.split('?', 1)[0]} is not a model route of this sandbox"
+            )
+        if request.headers.get("upgrade"):
+            self.refused += 1
+            return _refuse(403, "protocol upgrades are not relayed")
+        assert self._session is not None
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP}
+        response: web.StreamResponse | None = None
         try:
-            up_reader, up_writer = await self._open_upstream()
-        except OSError:
-            writer.close()
-            self._writers.discard(writer)
-            return
-        self._writers.add(up_writer)
-
-        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            try:
-                while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                with contextlib.suppress(OSError, RuntimeError):
-                    dst.close()
-
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-        self._writers.discard(writer)
-        self._writers.discard(up_writer)
+            async with self._session.request(
+                request.method, self._base_url + raw_path, headers=headers, data=body, allow_redirects=False
+            ) as upstream:
+                response = web.StreamResponse(
+                    status=upstream.status,
+                    headers={k: v for k, v in upstream.headers.items() if k.lower() not in _HOP_BY_HOP},
+                )
+                await response.prepare(request)
+                async for chunk in upstream.content.iter_any():
+                    await response.write(chunk)
+                await response.write_eof()
+                return response
+        except (aiohttp.ClientError, OSError) as exc:
+            if response is not None:  # the answer had begun: the client sees it cut short
+                return response
+            return _refuse(502, f"the model server cannot be reached: {exc}")
 
     def close(self) -> None:
         """Stop accepting, drop open connections, remove the socket. Safe to call twice."""
@@ -114,14 +184,13 @@ class ModelRelay:
         if loop is not None and loop.is_running():
 
             async def shutdown() -> None:
-                if self._server is not None:
-                    self._server.close()
-                for w in list(self._writers):
-                    with contextlib.suppress(OSError, RuntimeError):
-                        w.close()
+                if self._runner is not None:
+                    await self._runner.cleanup()
+                if self._session is not None:
+                    await self._session.close()
 
-            with contextlib.suppress(RuntimeError, TimeoutError):
-                asyncio.run_coroutine_threadsafe(shutdown(), loop).result(5)
+            with contextlib.suppress(RuntimeError, TimeoutError, OSError):
+                asyncio.run_coroutine_threadsafe(shutdown(), loop).result(10)
             loop.call_soon_threadsafe(loop.stop)
             if self._thread is not None:
                 self._thread.join(5)

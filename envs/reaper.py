@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import sys
 from pathlib import Path
@@ -15,6 +16,9 @@ import docker
 import docker.errors
 
 from envs import labels
+
+MODEL_MOUNT = "/run/forge-model"
+"""Where a model-only sandbox has its relay folder mounted (envs.docker_sandbox)."""
 
 
 def owner_alive(owner: str) -> bool:
@@ -48,9 +52,16 @@ def remove_containers(
         container_owner = container.labels.get(labels.OWNER, "")
         if not owner and not include_live_owners and owner_alive(container_owner):
             continue
+        relays = [
+            Path(m["Source"])
+            for m in container.attrs.get("Mounts") or []
+            if m.get("Destination") == MODEL_MOUNT
+        ]
         try:
             container.remove(force=True, v=True)
             removed.append(str(container.name))
+            for folder in relays:  # the sandbox's model relay folder goes with it
+                shutil.rmtree(folder, ignore_errors=True)
         except docker.errors.NotFound:
             pass
         except docker.errors.APIError as exc:
@@ -62,8 +73,6 @@ def remove_containers(
 
 def remove_relay_folders(root: Path, owner: str | None = None) -> None:
     """Remove model-relay folders whose owner process is gone."""
-    import shutil
-
     if not root.is_dir():
         return
     for folder in root.iterdir():

@@ -1,22 +1,31 @@
-"""The sandbox interface every backend implements: start, exec, upload, download, cut_model, stop.
+"""The sandbox interface every backend implements.
+
+Lifecycle and use: start, exec (with a timeout that kills the command's processes, not the sandbox),
+upload, download, cut_model, stop. What the verification phase needs from outside the agent's reach
+(see docs/security.md): mark_baseline and kill_strays (the agent's processes end with its phase,
+killed from outside), export and read_file (files read through the engine, never with the sandbox's own
+tools), make_dir (a clean folder, whatever the agent left there), changed_paths (the engine's own
+filesystem diff), alive and process_defaults.
 
 Callers only see this module. The local Docker backend lives in `envs.docker_sandbox`; a Kubernetes
-backend (one pod per rollout, exec and tar streams over the API) implements the same six methods, so no
-caller changes when it arrives. Backends are named in one registry, imported lazily.
+backend implements the same methods, so no caller changes when it arrives. Backends are named in one
+registry, imported lazily.
 """
 
 from __future__ import annotations
 
 import importlib
+import tarfile
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import IO, Any, Literal, Self
 
 from pydantic import BaseModel, Field
 
-from envs.errors import NetworkModeError
+from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxError
 from envs.task_config import NetworkMode
 
 
@@ -43,6 +52,27 @@ class Mount(BaseModel):
     read_only: bool = True
 
 
+class Preload(BaseModel):
+    """A tar archive on the host, unpacked at `/` in the sandbox before it starts (the verifier's
+    sandbox gets the agent's artifacts this way, in place before the image's own services start)."""
+
+    archive: Path
+
+
+class PathChange(BaseModel):
+    """One entry of the engine's filesystem diff against the image."""
+
+    kind: Literal["changed", "added", "deleted"]
+    path: str
+
+
+class ProcessDefaults(BaseModel):
+    """What a command run in the sandbox starts with when exec says nothing else."""
+
+    workdir: str = "/"
+    env: dict[str, str] = Field(default_factory=dict)
+
+
 class SandboxSpec(BaseModel):
     """Everything needed to start one sandbox."""
 
@@ -52,16 +82,22 @@ class SandboxSpec(BaseModel):
     """For `model-only`: the host's model server, as `unix:/path/to.sock` or `http://127.0.0.1:PORT`."""
     model_port: int = 8000
     """Port of the loopback forwarder inside the sandbox (the agent uses http://127.0.0.1:PORT)."""
+    model_routes: list[str] = Field(default_factory=lambda: ["/v1/"])
+    """Path prefixes the model relay lets through (a rollout's own `/rollouts/<id>/v1/`); every other
+    request is answered 403 by the relay and never reaches the model server."""
     allow_host_network: bool = False
     """`host` networking is refused unless this is set (an explicit opt-in)."""
     cpus: float | None = 1.0
     memory_mb: int | None = 2048
     pids_limit: int | None = 4096
+    storage_mb: int | None = None
+    """A cap on the sandbox's writable layer, where the engine supports one (warned by name where not)."""
     workdir: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
     mounts: list[Mount] = Field(default_factory=list)
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra labels; `openforge.*` identity labels are always added."""
+    preload: list[Preload] = Field(default_factory=list)
     task: str = ""
     run: str = ""
     role: str = "agent"
@@ -83,6 +119,8 @@ class Sandbox(ABC):
     """One isolated container for one rollout. Use as a context manager so it is always stopped."""
 
     spec: SandboxSpec
+    warnings: list[str]
+    """What the backend could not enforce, by name (e.g. a storage limit the engine cannot set)."""
 
     @abstractmethod
     def start(self) -> None:
@@ -116,6 +154,59 @@ class Sandbox(ABC):
     @abstractmethod
     def stop(self) -> None:
         """Stop and remove the sandbox and everything it holds. Safe to call twice."""
+
+    @abstractmethod
+    def mark_baseline(self) -> None:
+        """The processes running now are the sandbox's own (its init, model forwarder, the image's
+        services): `kill_strays` spares them. `start` marks them once the sandbox is ready."""
+
+    @abstractmethod
+    def kill_strays(self) -> int:
+        """Kill every process not in the baseline, from outside the sandbox, whatever it did to escape
+        (a new session, a double fork, ignored signals, a fork bomb); returns how many were killed. The
+        sandbox lives on. A sandbox that is not running has none."""
+
+    @abstractmethod
+    def export(self, source: str, dest: IO[bytes], max_bytes: int) -> bool:
+        """Write the engine's tar archive of `source` (a file or a folder, symlinks kept as links) to
+        `dest`; False when there is no such path. Raises ArchiveTooLarge past `max_bytes`. Works on a
+        sandbox whose processes have all exited, and never runs anything inside it."""
+
+    @abstractmethod
+    def make_dir(self, path: str, uid: int = 0, gid: int = 0, mode: int = 0o755) -> None:
+        """Make `path` an empty folder owned by uid:gid, replacing whatever is there (a file, a symlink,
+        a full folder), through the engine: never with the sandbox's own tools."""
+
+    @abstractmethod
+    def changed_paths(self) -> list[PathChange]:
+        """The engine's own diff of the sandbox's filesystem against its image (mounts not included)."""
+
+    @abstractmethod
+    def alive(self) -> bool:
+        """Whether the sandbox is still running (its init may have been stopped from inside)."""
+
+    @abstractmethod
+    def process_defaults(self) -> ProcessDefaults:
+        """The working directory and environment a command gets when exec gives none (the image's
+        WORKDIR and ENV with the spec's on top)."""
+
+    def read_file(self, path: str, max_bytes: int) -> bytes | None:
+        """The bytes of the regular file at `path` (None when there is none), read through the engine.
+        Raises ArchiveTooLarge past `max_bytes`, SandboxError for a path that is not a regular file."""
+        with tempfile.TemporaryFile() as buf:
+            if not self.export(path, buf, max_bytes + 64 * 1024):
+                return None
+            buf.seek(0)
+            with tarfile.open(fileobj=buf, mode="r") as tar:
+                member = tar.next()
+                if member is None:
+                    return None
+                if not member.isfile():
+                    raise SandboxError(f"{path} is not a regular file")
+                if member.size > max_bytes:
+                    raise ArchiveTooLarge(f"{path} is {member.size} bytes; at most {max_bytes} are read")
+                extracted = tar.extractfile(member)
+                return extracted.read() if extracted is not None else b""
 
     def __enter__(self) -> Self:
         self.start()

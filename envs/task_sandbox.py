@@ -59,6 +59,7 @@ def task_sandbox_spec(
         allow_host_network=allow_host_network,
         cpus=environment.cpus,
         memory_mb=environment.memory_mb,
+        storage_mb=environment.storage_mb,
         workdir=environment.workdir,
         env=resolve_env(task, environment.env, "environment"),
         task=task.name,
@@ -69,9 +70,12 @@ def task_sandbox_spec(
 
 def wait_until_healthy(sandbox: Sandbox, task: Task) -> None:
     """Run `[environment.healthcheck]` until it passes, with Docker HEALTHCHECK's semantics: failures
-    in the start period do not count; `retries` consecutive failures after it mean the sandbox is broken."""
+    in the start period do not count; `retries` consecutive failures after it mean the sandbox is broken.
+    Then the processes running (the task's services among them) become the sandbox's baseline: the
+    ones the end of the agent phase spares."""
     check = task.config.environment.healthcheck
     if check is None:
+        sandbox.mark_baseline()
         return
     started = time.monotonic()
     failures = 0
@@ -79,6 +83,7 @@ def wait_until_healthy(sandbox: Sandbox, task: Task) -> None:
     while True:
         result = sandbox.exec(check.command, timeout=check.timeout_sec)
         if result.ok:
+            sandbox.mark_baseline()
             return
         last = (result.stderr or result.stdout).strip()[-500:]
         in_start_period = time.monotonic() - started < check.start_period_sec

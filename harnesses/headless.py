@@ -124,11 +124,20 @@ def run_headless(
             argv = ["/bin/sh", "-c", 'f="$1"; shift; exec "$@" < "$f"', "forge-stdin", launch.stdin, *argv]
         if trace:
             argv = [*STRACE_ARGV, "-o", f"{AGENT_LOGS}/{STRACE_LOG}", "--", *argv]
-        result = sandbox.exec(argv, timeout=timeout, env=launch.env, workdir=workdir, user=user)
     except SandboxError as exc:
         run.error = f"{type(exc).__name__}: {exc}"
         run.duration_sec = time.monotonic() - started
         return run
+    try:
+        result = sandbox.exec(argv, timeout=timeout, env=launch.env, workdir=workdir, user=user)
+    except SandboxError as exc:  # the harness had started: what broke the sandbox is the agent's doing
+        run.status, run.harness_error = "failed", f"the sandbox failed under the harness: {exc}"
+        run.duration_sec = time.monotonic() - started
+        return run
+    try:
+        sandbox.kill_strays()  # the harness is done: nothing it started outlives it, or touches its logs
+    except SandboxError as exc:
+        run.harness_error = f"its processes could not be stopped: {exc}"
     run.duration_sec = result.duration_sec
     run.exit_code = result.exit_code
     run.status = "timeout" if result.timed_out else "completed" if result.exit_code == 0 else "failed"
@@ -145,7 +154,7 @@ def run_headless(
                 if probe.ok:
                     sandbox.download(f"{home}/{rel}", logs_dir / "home" / rel)
         except SandboxError as exc:
-            run.harness_error = f"could not collect logs: {exc}"
+            run.harness_error = run.harness_error or f"could not collect logs: {exc}"
         texts = _read_texts(logs_dir / "agent") if (logs_dir / "agent").is_dir() else {}
         if trace:
             run.connects = parse_strace(texts.pop(STRACE_LOG, ""))

@@ -14,6 +14,8 @@ from envs import labels
 from envs.base_image import build_base_image
 from envs.docker_client import docker_client
 from envs.reaper import owner_alive
+from harnesses.bundle import Bundle, build_bundle, find_bundle
+from harnesses.harness import Harness
 from proxy.model_init import init_model
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,3 +118,16 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         layers=2,
         max_position_embeddings=512,
     )
+
+
+def harness_bundle(harness: Harness) -> Bundle:
+    """The harness's bundle; a missing one fails under CI (its setup builds them all), else skips."""
+    if harness.name == "forge-react":
+        return build_bundle(harness)
+    bundle = find_bundle(harness)
+    if bundle is None:
+        message = f"no bundle for {harness.name}: run `forge-env harness build {harness.name}`"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return bundle

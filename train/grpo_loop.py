@@ -274,7 +274,7 @@ def _rollouts(
         max_turns=config.max_turns,
         on_done=on_rollout,
         rollout_ids=lambda task, k: (
-            f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{label}-{k}-{uuid.uuid4().hex[:6]}"
+            f"{task.slug}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{label}-{k}-{uuid.uuid4().hex[:6]}"
         ),
     )
 

@@ -1,13 +1,17 @@
-"""One rollout: a task's sandbox (network model-only, the proxy behind it), a harness run headless in it
-under the task's agent timeout, then the hidden tests. A harness crash or timeout is recorded as such and
-the verifier still runs; a failure of the machinery (image, sandbox, engine) is kept apart as an
-infrastructure error.
+"""One rollout: a task's sandbox (network model-only: its relay passes only this rollout's model routes),
+a harness run headless in it under the task's agent timeout, then the hidden tests. A harness crash or
+timeout is recorded as such and the verifier still runs. Only a failure of the machinery before the
+harness ran (image, sandbox, engine, harness launch) is an infrastructure error: once the agent has run,
+whatever it broke is scored (see envs.verifier). An unexpected exception is recorded on the rollout with
+its class and traceback and never ends the set. The proxy's record of the rollout's reward is replaced by
+the verifier's outcome, whatever was posted to it before.
 """
 
 from __future__ import annotations
 
 import json
 import time
+import traceback
 import uuid
 from pathlib import Path
 from typing import Literal
@@ -55,7 +59,10 @@ class RolloutResult(BaseModel):
     verifier: VerifierResult | None = None
     error: str | None = None
     error_class: str | None = None
-    """For infra-error: the exception class (SandboxStartError, BuildError, ...)."""
+    """For infra-error: the exception class (SandboxStartError, BuildError, ...); for a scored rollout
+    whose agent broke verification: the AgentFault (VerifierTampered, SandboxBroken, ...)."""
+    traceback: str | None = None
+    """Set when the rollout failed in a way the code did not expect."""
     calls: int = 0
     """Model calls the proxy recorded for this rollout."""
     chains: int = 0
@@ -65,8 +72,14 @@ class RolloutResult(BaseModel):
 
 
 def new_rollout_id(task: Task, harness: Harness) -> str:
-    """`<task>--<harness>-<random>`: names the task for the oracle engine and stays unique."""
-    return f"{task.name}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{uuid.uuid4().hex[:8]}"
+    """`<task slug>--<harness>-<random>`: names the task for the oracle engine, stays unique, and is one
+    safe path component (the rollout's log folder and model route are built from it)."""
+    return f"{task.slug}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{uuid.uuid4().hex[:8]}"
+
+
+def model_routes(rollout_id: str) -> list[str]:
+    """What a rollout's sandbox may reach through its model relay: its own model routes, nothing else."""
+    return [f"/rollouts/{rollout_id}/v1/"]
 
 
 def run_rollout(
@@ -106,6 +119,7 @@ def run_rollout(
         spec = task_sandbox_spec(
             task, image, role="agent", run=run, network=NetworkMode.MODEL_ONLY, model_endpoint=proxy.endpoint
         )
+        spec.model_routes = model_routes(rollout_id)
         spec.mounts.append(bundle.mount())
         spec.labels[HARNESS_LABEL] = harness.name
         with create_sandbox(spec, backend) as sandbox:
@@ -132,23 +146,37 @@ def run_rollout(
                 result.error, result.error_class = harness_run.error, "HarnessNotStarted"
             else:
                 verify_started = time.monotonic()
-                result.verifier = run_verifier(sandbox, task)
+                result.verifier = run_verifier(sandbox, task, backend)
                 result.timings["verify_sec"] = time.monotonic() - verify_started
                 result.reward = result.verifier.reward
-                if result.reward is not None:
-                    result.status = "scored"
-                else:
-                    result.status = "verifier-error"
-                    result.error, result.error_class = result.verifier.error, result.verifier.error_class
+                result.status = "scored" if result.reward is not None else "verifier-error"
+                result.error, result.error_class = result.verifier.error, result.verifier.error_class
     except EnvsError as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
+    except Exception as exc:  # a bug of ours, or of a library: recorded here, the set goes on
+        result.status, result.reward = "infra-error", None
+        result.error, result.error_class = str(exc), type(exc).__name__
+        result.traceback = traceback.format_exc()
     result.timings["total_sec"] = time.monotonic() - started
-    store = proxy.store
-    if store is not None:
-        calls = store.calls(rollout_id)
-        result.calls = len(calls)
-        result.chains = len(build_chains(calls, rollout_id).chains) if calls else 0
-        if result.reward is not None:
-            store.attach_reward(rollout_id, result.reward, {"task": task.name, "harness": harness.name})
+    _record_outcome(proxy, result, task, harness)
     (logs_dir / RESULT_FILE).write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
     return result
+
+
+def _record_outcome(proxy: ProxySession, result: RolloutResult, task: Task, harness: Harness) -> None:
+    """Count the rollout's calls and chains, and make the store's reward the verifier's outcome."""
+    store = proxy.store
+    if store is None:
+        return
+    try:
+        calls = store.calls(result.rollout_id)
+        result.calls = len(calls)
+        result.chains = len(build_chains(calls, result.rollout_id).chains) if calls else 0
+        rewards = None if result.reward is None else {"reward": result.reward}
+        outcome = {"task": task.name, "harness": harness.name, "status": result.status}
+        if result.error_class:
+            outcome["error_class"] = result.error_class
+        store.set_rollout_reward(result.rollout_id, rewards, outcome)
+    except Exception as exc:
+        result.error = result.error or f"the proxy's records of this rollout could not be read: {exc}"
+        result.traceback = result.traceback or traceback.format_exc()

@@ -36,6 +36,7 @@ from verl.experimental.agent_loop.agent_loop import (
     register,
 )
 
+from envs.task import task_slug
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.conversation import GenerationRequest
 from proxy.engines.base import Engine
@@ -297,7 +298,8 @@ class OpenForgeAgentLoop(AgentLoopBase):
         session = int(kwargs.get("session_id", 0))
         step = int(kwargs.get("global_steps", 0))
         rollout_id = (
-            f"{task}{ROLLOUT_TASK_SEPARATOR}{self.settings.harness}-s{step}-{session}-{uuid.uuid4().hex[:6]}"
+            f"{task_slug(task)}{ROLLOUT_TASK_SEPARATOR}{self.settings.harness}-s{step}-{session}-"
+            f"{uuid.uuid4().hex[:6]}"
         )
         return RolloutRequest(
             rollout_id=rollout_id,

@@ -2,8 +2,11 @@
 # The sandbox's main process (tini is PID 1 and reaps orphans). It prepares the Harbor log folders,
 # starts the loopback forwarder to the model socket (network model-only), starts the image's own
 # /etc/openforge/init.d/* hooks in the background, marks the sandbox ready and then waits forever.
-mkdir -p /logs/agent /logs/verifier /logs/artifacts /run/forge /tmp/.forge-exec
-chmod 1777 /tmp/.forge-exec
+# Its own commands come from the system folders only: a verifier sandbox may hold artifacts under
+# /usr/local (a task's choice); the hooks get the image's PATH.
+image_path=$PATH
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mkdir -p /logs/agent /logs/verifier /logs/artifacts /run/forge
 
 if [ -n "${FORGE_MODEL_SOCKET:-}" ]; then
     if command -v python3 >/dev/null 2>&1; then
@@ -20,7 +23,7 @@ fi
 if [ -d /etc/openforge/init.d ]; then
     for hook in /etc/openforge/init.d/*; do
         [ -f "$hook" ] && [ -x "$hook" ] || continue
-        "$hook" >"/run/forge/init-$(basename "$hook").log" 2>&1 &
+        PATH=$image_path "$hook" >"/run/forge/init-$(basename "$hook").log" 2>&1 &
     done
 fi
 

@@ -111,3 +111,36 @@ def test_gc_removes_leftovers_of_dead_owners_only(client: docker.DockerClient, b
         for name in made:
             with contextlib.suppress(docker.errors.NotFound):
                 client.containers.get(name).remove(force=True)
+
+
+def test_a_relay_folder_goes_with_its_sandbox_stopped_or_collected(
+    client: docker.DockerClient, base_image: str, tmp_path: Path
+) -> None:
+    from envs.docker_sandbox import DockerSandbox
+    from envs.sandbox import SandboxSpec
+    from envs.task_config import NetworkMode
+
+    def sandbox() -> DockerSandbox:
+        spec = SandboxSpec(
+            image=base_image,
+            network=NetworkMode.MODEL_ONLY,
+            model_endpoint=f"unix:{tmp_path / 'no-model.sock'}",
+            task="relay-gc",
+            role="test",
+        )
+        started = DockerSandbox(spec)
+        started.start()
+        assert started.relay_folder is not None and started.relay_folder.is_dir()
+        return started
+
+    stopped = sandbox()
+    stopped.stop()
+    assert stopped.relay_folder is not None and not stopped.relay_folder.exists()
+
+    collected = sandbox()
+    try:
+        subprocess.run([FORGE_ENV, "gc", "--all", "--task", "relay-gc"], capture_output=True, check=True)
+        assert _containers(client, "relay-gc") == []
+        assert collected.relay_folder is not None and not collected.relay_folder.exists()
+    finally:
+        collected.stop()

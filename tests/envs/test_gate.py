@@ -67,7 +67,7 @@ def test_gate_on_good_and_broken_tasks(
     client: docker.DockerClient, base_image: str, broken_catalog: Path, forge_home: Path
 ) -> None:
     tasks = [load_task(p) for p in sorted(broken_catalog.iterdir())]
-    records = {r.task: r for r in verify_tasks(client, tasks, runs=2, jobs=2)}
+    records = {r.task: r for r in verify_tasks(client, tasks, runs=2, jobs=2, forgery=False)}
 
     good = records["good"]
     assert good.verified and good.reasons == []
@@ -82,7 +82,9 @@ def test_gate_on_good_and_broken_tasks(
     assert records["reward-json"].verified
 
     bad = records["solution-scores-0"]
-    assert not bad.verified and "oracle run 1 scored 0, not 1" in bad.reasons
+    assert (
+        not bad.verified and "oracle run 1 scored 0, not the top of [verifier] reward_range 1" in bad.reasons
+    )
 
     nop = records["nop-scores-1"]
     assert not nop.verified and "doing nothing scored 1, not 0" in nop.reasons
@@ -103,7 +105,10 @@ def test_gate_on_good_and_broken_tasks(
 
     # an agent's commands run with a private HOME, so a solution relying on the image's /root is refused
     homebound = records["solution-needs-image-home"]
-    assert not homebound.verified and "oracle run 1 scored 0, not 1" in homebound.reasons
+    assert (
+        not homebound.verified
+        and "oracle run 1 scored 0, not the top of [verifier] reward_range 1" in homebound.reasons
+    )
 
     slow = records["tests-time-out"]
     assert not slow.verified and slow.oracle[0].error_class == "VerifierTimeout"
@@ -171,7 +176,7 @@ def test_healthcheck_waits_for_a_slow_service_and_solution_env_reaches_the_solut
             "interval_sec = 0.5\nstart_interval_sec = 0.5\nstart_period_sec = 10\nretries = 3\n"
         ),
     )
-    record = verify_task(client, load_task(task), runs=1)
+    record = verify_task(client, load_task(task), runs=1, forgery=False)
     assert record.verified, record.reasons
     assert record.oracle[0].duration_sec >= 3
 

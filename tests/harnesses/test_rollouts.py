@@ -5,7 +5,6 @@ timeout, a crash is recorded, and no container is left behind."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import docker
@@ -15,12 +14,13 @@ from envs import labels
 from envs.connect_trace import outside_connects
 from envs.image_builder import build_image
 from envs.task import Task, load_task
-from harnesses.bundle import Bundle, build_bundle, find_bundle
+from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
-from harnesses.harness import Harness, Launch, LaunchContext
+from harnesses.harness import Launch, LaunchContext
 from harnesses.registry import HARNESSES, get_harness
 from proxy.engines.oracle import NopEngine, OracleEngine
 from proxy.engines.scripted import ScriptedEngine
+from tests.conftest import harness_bundle
 from train.proxy_session import ProxySession
 from train.rollout import RESULT_FILE, RolloutResult, run_rollout
 
@@ -31,19 +31,6 @@ CATALOG = REPO / "catalog" / "claw"
 TASKS = ("organize-downloads", "csv-sales-summary", "edit-service-config")
 MODEL_PORT = "127.0.0.1:8000"
 INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reason() is None]
-
-
-def _bundle(harness: Harness) -> Bundle:
-    """The harness's bundle; a missing one fails under CI (its setup builds them all), else skips."""
-    if harness.name == "forge-react":
-        return build_bundle(harness)
-    bundle = find_bundle(harness)
-    if bundle is None:
-        message = f"no bundle for {harness.name}: run `forge-env harness build {harness.name}`"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return bundle
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +61,7 @@ def test_oracle_scores_one_and_doing_nothing_scores_zero(
     name: str, tasks: dict[str, tuple[Task, str]], tiny_model_dir: Path, tmp_path: Path
 ) -> None:
     harness = get_harness(name)
-    bundle = _bundle(harness)
+    bundle = harness_bundle(harness)
     oracle = OracleEngine(CATALOG, tokenizer=tiny_model_dir)
     with ProxySession(oracle, tmp_path / "oracle") as proxy:
         for task, image in tasks.values():

@@ -1,0 +1,120 @@
+"""Killing a container's processes from outside it: freeze the container (the engine's cgroup freezer),
+list its processes as the host sees them, SIGKILL every one that is not spared, thaw.
+
+Inside the sandbox an agent can fork faster than a killer walks /proc, start a new session, double-fork
+to get reparented, ignore every catchable signal, or overwrite the killer itself. Frozen, it can do
+none of these; a SIGKILL sent from the host while it is frozen takes effect at the thaw, before it runs
+one more instruction. A process is named by its host pid and its start time (in clock ticks since boot),
+so a recycled pid is never mistaken for a process we meant to spare.
+
+This needs the Docker engine on this host: the container's processes must be in our /proc.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import docker.errors
+from docker.models.containers import Container
+
+from envs.errors import SandboxError
+
+DEATH_WAIT_SEC = 5.0
+"""How long to wait for the killed processes to be gone after the thaw."""
+
+
+@dataclass(frozen=True, order=True)
+class HostProcess:
+    """One process, for ever: its host pid and start time (field 22 of /proc/PID/stat)."""
+
+    pid: int
+    start_ticks: int
+
+
+def start_ticks(pid: int) -> int | None:
+    """When host process `pid` started, in clock ticks since boot; None when it is gone (a zombie is
+    gone: it runs nothing more)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # the command name (field 2) may hold spaces and parentheses: fields 3.. follow the last ')'
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    if fields[0] in (b"Z", b"X"):
+        return None
+    return int(fields[19])
+
+
+def _listed_pids(container: Container) -> list[int]:
+    try:
+        top = container.top(ps_args="-o pid")
+    except docker.errors.APIError as exc:
+        if exc.status_code in (404, 409):  # gone, or not running: nothing left to kill
+            return []
+        raise SandboxError(f"cannot list the processes of {container.name}: {exc}") from exc
+    return [int(row[0]) for row in top.get("Processes") or []]
+
+
+def container_processes(container: Container) -> set[HostProcess]:
+    """Every process now in the container, as the host names it."""
+    found = set()
+    listed = _listed_pids(container)
+    for pid in listed:
+        ticks = start_ticks(pid)
+        if ticks is not None:
+            found.add(HostProcess(pid, ticks))
+    if listed and not found:
+        raise SandboxError(
+            f"the processes of {container.name} are not visible in this host's /proc: killing them from "
+            "outside needs the Docker engine on this machine (not a remote DOCKER_HOST)"
+        )
+    return found
+
+
+def _kill(process: HostProcess) -> bool:
+    """SIGKILL `process` if that very process still exists (pidfd: no pid recycled in between)."""
+    try:
+        fd = os.pidfd_open(process.pid)
+    except OSError:
+        return False
+    try:
+        if start_ticks(process.pid) != process.start_ticks:
+            return False
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+            return True
+        return False
+    finally:
+        os.close(fd)
+
+
+def kill_processes(container: Container, spare: Callable[[HostProcess], bool]) -> int:
+    """Freeze `container`, SIGKILL every process for which `spare` is false, thaw; returns how many were
+    killed, after waiting (briefly) for them to be gone. A container that is not running has none."""
+    try:
+        container.pause()
+    except docker.errors.APIError as exc:
+        if exc.status_code in (404, 409):
+            return 0
+        raise SandboxError(f"cannot freeze {container.name}: {exc}") from exc
+    killed: list[HostProcess] = []
+    try:
+        for process in sorted(container_processes(container)):
+            if not spare(process) and _kill(process):
+                killed.append(process)
+    finally:
+        try:
+            container.unpause()
+        except docker.errors.APIError as exc:
+            if exc.status_code not in (404, 409):
+                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
+    deadline = time.monotonic() + DEATH_WAIT_SEC
+    while time.monotonic() < deadline and any(start_ticks(p.pid) == p.start_ticks for p in killed):
+        time.sleep(0.01)
+    return len(killed)
