@@ -32,7 +32,7 @@ from docker.models.containers import Container
 from envs import cleanup, labels
 from envs.docker_client import docker_client, relay_root
 from envs.errors import ArchiveTooLarge, PreloadError, SandboxError, SandboxNotReady, SandboxStartError
-from envs.host_processes import HostProcess, container_processes, kill_processes
+from envs.host_processes import HostProcess, boot_ticks, container_processes, kill_processes
 from envs.model_relay import ModelRelay
 from envs.reaper import MODEL_MOUNT
 from envs.sandbox import ExecResult, PathChange, ProcessDefaults, Sandbox, SandboxSpec
@@ -64,11 +64,6 @@ def _shared_client() -> docker.DockerClient:
         if _client is None:
             _client = docker_client()
         return _client
-
-
-def boot_ticks() -> int:
-    """Now, in the clock ticks since boot that /proc/PID/stat start times are counted in."""
-    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
 
 
 class _Output:

@@ -17,13 +17,13 @@ the range (`$FORGE_FORGED_REWARD`) wherever a reward could come from:
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
 from aiohttp import web
+
+from envs.unix_http import UnixHttpServer
 
 FORGED_REWARD_ENV = "FORGE_FORGED_REWARD"
 """The attacks write this value (the top of the task's reward range)."""
@@ -54,9 +54,9 @@ class Canary:
     def __init__(self, socket: Path) -> None:
         self.socket = socket
         self.seen: list[str] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._server = UnixHttpServer(app, socket, "forgery-canary")
 
     @property
     def endpoint(self) -> str:
@@ -66,37 +66,14 @@ class Canary:
         self.seen.append(f"{request.method} {request.raw_path}")
         return web.json_response({"ok": True})
 
-    async def _serve(self) -> None:
-        app = web.Application()
-        app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        await web.UnixSite(self._runner, str(self.socket)).start()
-
     def __enter__(self) -> Self:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            loop.run_until_complete(self._serve())
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(self._runner.cleanup())  # type: ignore[union-attr]
-            loop.close()
-
-        self._thread = threading.Thread(target=run, name="forgery-canary", daemon=True)
-        self._thread.start()
-        ready.wait(10)
+        self._server.start()
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(10)
+        self._server.close()
         self.socket.unlink(missing_ok=True)
 
     def breaches(self, allowed_prefixes: list[str]) -> list[str]:

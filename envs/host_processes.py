@@ -36,6 +36,11 @@ class HostProcess:
     start_ticks: int
 
 
+def boot_ticks() -> int:
+    """Now, in the clock ticks since boot that start times are counted in."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+
+
 def start_ticks(pid: int) -> int | None:
     """When host process `pid` started, in clock ticks since boot; None when it is gone (a zombie is
     gone: it runs nothing more)."""

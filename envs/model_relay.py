@@ -12,12 +12,9 @@ which is how verification runs with no network even in a sandbox that had one.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 import shutil
-import threading
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -25,6 +22,7 @@ import aiohttp
 from aiohttp import web
 
 from envs.errors import NetworkModeError
+from envs.unix_http import UnixHttpServer
 
 SOCKET_NAME = "model.sock"
 MAX_BODY_BYTES = 64 * 1024 * 1024
@@ -82,15 +80,13 @@ class ModelRelay:
 
     def __init__(self, folder: Path, endpoint: str, routes: Sequence[str] = ("/v1/",)) -> None:
         self.folder = Path(folder)
-        self.kind, self.target = parse_endpoint(endpoint)
-        self.endpoint = endpoint
+        self.target = parse_endpoint(endpoint)[1]
         self.routes = tuple(routes)
-        self.refused = 0
-        """Requests answered 403 (their paths are not the sandbox's)."""
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
+        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        app.cleanup_ctx.append(self._upstream_session)
+        self._server = UnixHttpServer(app, self.socket_path, f"model-relay-{self.folder.name}")
 
     @property
     def socket_path(self) -> Path:
@@ -106,30 +102,13 @@ class ModelRelay:
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)
-        ready = threading.Event()
-        errors: list[BaseException] = []
+        try:
+            self._server.start()
+        except BaseException as exc:
+            raise NetworkModeError(f"cannot open the model relay socket {self.socket_path}: {exc}") from exc
 
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            try:
-                loop.run_until_complete(self._serve())
-                self.socket_path.chmod(0o666)
-            except BaseException as exc:
-                errors.append(exc)
-                ready.set()
-                return
-            ready.set()
-            loop.run_forever()
-            loop.close()
-
-        self._thread = threading.Thread(target=run, name=f"model-relay-{self.folder.name}", daemon=True)
-        self._thread.start()
-        ready.wait(10)
-        if errors:
-            raise NetworkModeError(f"cannot open the model relay socket {self.socket_path}: {errors[0]}")
-
-    async def _serve(self) -> None:
+    async def _upstream_session(self, app: web.Application) -> AsyncIterator[None]:
+        """One client session to the model server, opened and closed with the relay."""
         connector: aiohttp.BaseConnector = (
             aiohttp.UnixConnector(path=self.target)
             if isinstance(self.target, str)
@@ -140,21 +119,16 @@ class ModelRelay:
             timeout=aiohttp.ClientTimeout(total=UPSTREAM_TIMEOUT_SEC),
             auto_decompress=False,
         )
-        app = web.Application(client_max_size=MAX_BODY_BYTES)
-        app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        await web.UnixSite(self._runner, str(self.socket_path)).start()
+        yield
+        await self._session.close()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         raw_path = request.raw_path
         if not route_allowed(request.method, raw_path, self.routes):
-            self.refused += 1
             return _refuse(
                 403, f"{request.method} {raw_path.split('?', 1)[0]} is not a model route of this sandbox"
             )
         if request.headers.get("upgrade"):
-            self.refused += 1
             return _refuse(403, "protocol upgrades are not relayed")
         assert self._session is not None
         body = await request.read()
@@ -180,18 +154,5 @@ class ModelRelay:
 
     def close(self) -> None:
         """Stop accepting, drop open connections, remove the socket. Safe to call twice."""
-        loop, self._loop = self._loop, None
-        if loop is not None and loop.is_running():
-
-            async def shutdown() -> None:
-                if self._runner is not None:
-                    await self._runner.cleanup()
-                if self._session is not None:
-                    await self._session.close()
-
-            with contextlib.suppress(RuntimeError, TimeoutError, OSError):
-                asyncio.run_coroutine_threadsafe(shutdown(), loop).result(10)
-            loop.call_soon_threadsafe(loop.stop)
-            if self._thread is not None:
-                self._thread.join(5)
+        self._server.close()
         shutil.rmtree(self.folder, ignore_errors=True)

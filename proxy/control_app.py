@@ -83,12 +83,13 @@ def create_control_app(server: ProxyServer) -> FastAPI:
     async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
         return _error(exc.message, exc.status)
 
+    @app.exception_handler(ValidationError)
+    async def invalid(request: Request, exc: ValidationError) -> JSONResponse:
+        return _invalid(exc)
+
     @app.post("/rollouts/{rollout_id}/reward")
     async def reward(rollout_id: str, request: Request) -> JSONResponse:
-        try:
-            body = RewardIn.model_validate(await _body(request))
-        except ValidationError as exc:
-            return _invalid(exc)
+        body = RewardIn.model_validate(await _body(request))
         values: dict[str, float] = dict(body.rewards or {})
         if body.reward is not None:
             values["reward"] = body.reward
@@ -109,10 +110,7 @@ def create_control_app(server: ProxyServer) -> FastAPI:
 
     @app.put("/rollouts/{rollout_id}/config")
     async def rollout_config(rollout_id: str, request: Request) -> JSONResponse:
-        try:
-            body = SamplingOverrides.model_validate(await _body(request))
-        except ValidationError as exc:
-            return _invalid(exc)
+        body = SamplingOverrides.model_validate(await _body(request))
         try:
             server.config.overrides.merged(body)
         except ForcedSetting as exc:
@@ -127,19 +125,13 @@ def create_control_app(server: ProxyServer) -> FastAPI:
 
     @app.post("/admin/drain")
     async def drain(request: Request) -> JSONResponse:
-        try:
-            body = DrainIn.model_validate(dict(request.query_params))
-        except ValidationError as exc:
-            return _invalid(exc)
+        body = DrainIn.model_validate(dict(request.query_params))
         await control.drain(body.timeout)
         return JSONResponse(status_of(server))
 
     @app.post("/admin/resume")
     async def resume(request: Request) -> JSONResponse:
-        try:
-            body = ResumeIn.model_validate(await _body(request))
-        except ValidationError as exc:
-            return _invalid(exc)
+        body = ResumeIn.model_validate(await _body(request))
         control.resume(body.policy_version)
         return JSONResponse(status_of(server))
 
