@@ -83,15 +83,6 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _inspect(path: Path, limits: EngineLimits | None) -> tuple[Task | None, list[Problem]]:
-    """inspect_task, and should it still raise, that too is a problem of this task, not of the run."""
-    try:
-        return inspect_task(path, limits)
-    except Exception as exc:
-        name = path.name or str(path)
-        return None, [Problem(task=name, file=str(path), message=f"could not be checked: {exc!r}")]
-
-
 def _limits_note(limits: EngineLimits | None) -> str:
     if limits is None:
         return "Docker engine not reachable: CPUs and memory checked against the static bounds only"
@@ -122,7 +113,7 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> _Loaded:
     limits = engine_limits()
     loaded = _Loaded()
     for d in dirs:
-        task, found = _inspect(d, limits)
+        task, found = inspect_task(d, limits)
         errors = [p for p in found if p.severity == "error"]
         if task is not None:
             loaded.tasks.append(task)
@@ -176,7 +167,7 @@ def check(path: Annotated[Path, typer.Argument(help="A task directory or a catal
     limits = engine_limits()
     problems: list[Problem] = []
     for d in dirs:
-        problems.extend(_inspect(d, limits)[1])
+        problems.extend(inspect_task(d, limits)[1])
     errors = [p for p in problems if p.severity == "error"]
     for p in problems:
         style = "red" if p.severity == "error" else "yellow"
@@ -274,7 +265,7 @@ def verify(
     tasks: TaskArgs = None,
     catalog: CatalogOpt = None,
     runs: Annotated[
-        int, typer.Option("--runs", "-n", min=1, help="Oracle runs per task; each must score 1.")
+        int, typer.Option("--runs", "-n", min=1, help="Oracle runs per task; each must score the top.")
     ] = 2,
     jobs: JobsOpt = DEFAULT_JOBS,
     no_forgery: Annotated[

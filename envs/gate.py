@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 from envs.errors import BuildError, EnvsError
 from envs.forgery import ATTACKS, FORGED_REWARD_ENV, NEEDS_MODEL, ROLLOUT_ENV, Canary, attack_script
 from envs.image_builder import build_image
+from envs.model_relay import rollout_routes
 from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
 from envs.task import Task
@@ -207,8 +208,7 @@ def _run_once(
             spec = task_sandbox_spec(
                 task, image, role=kind, run=run_id, network=network, model_endpoint=endpoint
             )
-            routes = [f"/rollouts/{rollout}/v1/"]
-            spec.model_routes = routes
+            spec.model_routes = rollout_routes(rollout)
             sandbox = stack.enter_context(create_sandbox(spec, backend))
             if warnings is not None:
                 warnings.extend(w for w in sandbox.warnings if w not in warnings)
@@ -219,7 +219,7 @@ def _run_once(
                 record.solution_exit_code = _act(sandbox, task, kind, attack, rollout)
             _take_verdict(record, run_verifier(sandbox, task, backend))
             if canary is not None:
-                record.breaches = canary.breaches(routes)
+                record.breaches = canary.breaches(spec.model_routes)
     except EnvsError as exc:
         record.error, record.error_class = str(exc), type(exc).__name__
     except Exception as exc:  # a bug of ours, or of a library: this run's record says so, the rest go on

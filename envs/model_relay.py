@@ -60,6 +60,11 @@ def parse_endpoint(endpoint: str) -> tuple[str, str | tuple[str, int]]:
     raise NetworkModeError(f"model endpoint {endpoint!r} is neither unix:/path nor http://host:port")
 
 
+def rollout_routes(rollout_id: str) -> list[str]:
+    """What a rollout's sandbox may reach through its relay: its own model routes, nothing else."""
+    return [f"/rollouts/{rollout_id}/v1/"]
+
+
 def route_allowed(method: str, raw_path: str, routes: Sequence[str]) -> bool:
     """Whether a request line may pass: GET or POST, a plain path under one of `routes`."""
     path = raw_path.split("?", 1)[0]

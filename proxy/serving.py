@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 import uvicorn
 
@@ -51,6 +51,13 @@ def listen_socket(
     return sock
 
 
+def _config(app: Any, log_level: str, lifespan: Literal["auto", "on"]) -> uvicorn.Config:
+    """How every OpenForge server runs under uvicorn."""
+    return uvicorn.Config(
+        app, log_level=log_level, lifespan=lifespan, timeout_keep_alive=30, backlog=BACKLOG, access_log=False
+    )
+
+
 class BackgroundServer:
     """`with BackgroundServer(app) as server: server.url` — stops (and joins) on exit."""
 
@@ -67,10 +74,7 @@ class BackgroundServer:
         self._socket = listen_socket(uds, host, port, mode)
         self.host = host
         self.port: int = self._socket.getsockname()[1] if uds is None else 0
-        config = uvicorn.Config(
-            app, log_level=log_level, lifespan="on", timeout_keep_alive=30, backlog=BACKLOG, access_log=False
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(_config(app, log_level, lifespan="on"))
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._socket]}, name="forge-server", daemon=True
         )
@@ -117,19 +121,7 @@ class _SharedLoopServer(uvicorn.Server):
 def serve_together(apps: Sequence[tuple[Any, socket.socket]], log_level: str = "warning") -> None:
     """Serve each app on its socket with uvicorn, all in this thread's one event loop, until SIGINT or
     SIGTERM (or until one of them stops): the foreground `forge-proxy serve`."""
-    servers = [
-        _SharedLoopServer(
-            uvicorn.Config(
-                app,
-                log_level=log_level,
-                lifespan="auto",
-                timeout_keep_alive=30,
-                backlog=BACKLOG,
-                access_log=False,
-            )
-        )
-        for app, _ in apps
-    ]
+    servers = [_SharedLoopServer(_config(app, log_level, lifespan="auto")) for app, _ in apps]
 
     def stop() -> None:
         for server in servers:

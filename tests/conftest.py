@@ -75,8 +75,10 @@ def write_task(
     toml: str | None = None,
     instruction: str = "Create the file /app/done.\n",
     files: dict[str, str] | None = None,
+    verifier: str = "",
 ) -> Path:
-    """Write a small task directory in the Harbor layout."""
+    """Write a small task directory in the Harbor layout; `verifier` adds lines to the default
+    task.toml's [verifier] section."""
     task = root / name
     (task / "environment").mkdir(parents=True)
     (task / "tests").mkdir()
@@ -86,18 +88,20 @@ def write_task(
         (task / "solution").mkdir()
         (task / "solution" / "solve.sh").write_text("#!/bin/bash\n" + solve_sh)
     (task / "instruction.md").write_text(instruction)
-    default_toml = f"""
+    default_toml = textwrap.dedent(
+        f"""
         [task]
         name = "{name}"
         [agent]
         timeout_sec = 60
         [verifier]
         timeout_sec = 30
-        [environment]
-        workdir = "/app"
-        memory_mb = 512
-    """
-    (task / "task.toml").write_text(textwrap.dedent(toml if toml is not None else default_toml))
+        """
+    )
+    default_toml += (verifier.strip() + "\n" if verifier.strip() else "") + (
+        '[environment]\nworkdir = "/app"\nmemory_mb = 512\n'
+    )
+    (task / "task.toml").write_text(textwrap.dedent(toml) if toml is not None else default_toml)
     for rel, text in (files or {}).items():
         path = task / rel
         path.parent.mkdir(parents=True, exist_ok=True)

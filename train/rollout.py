@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from envs.errors import EnvsError
+from envs.model_relay import rollout_routes
 from envs.sandbox import create_sandbox
 from envs.task import Task
 from envs.task_config import NetworkMode
@@ -77,11 +78,6 @@ def new_rollout_id(task: Task, harness: Harness) -> str:
     return f"{task.slug}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{uuid.uuid4().hex[:8]}"
 
 
-def model_routes(rollout_id: str) -> list[str]:
-    """What a rollout's sandbox may reach through its model relay: its own model routes, nothing else."""
-    return [f"/rollouts/{rollout_id}/v1/"]
-
-
 def run_rollout(
     task: Task,
     image: str,
@@ -119,7 +115,7 @@ def run_rollout(
         spec = task_sandbox_spec(
             task, image, role="agent", run=run, network=NetworkMode.MODEL_ONLY, model_endpoint=proxy.endpoint
         )
-        spec.model_routes = model_routes(rollout_id)
+        spec.model_routes = rollout_routes(rollout_id)
         spec.mounts.append(bundle.mount())
         spec.labels[HARNESS_LABEL] = harness.name
         with create_sandbox(spec, backend) as sandbox:

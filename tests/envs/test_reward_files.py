@@ -4,7 +4,6 @@ of bounded size; the gate wants the oracle at the top of the range exactly."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import docker
@@ -34,43 +33,27 @@ BAD_REWARDS = {
 }
 
 
-def _toml(name: str, extra: str = "") -> str:
-    return textwrap.dedent(
-        f"""
-        [task]
-        name = "{name}"
-        [verifier]
-        timeout_sec = 60
-        {extra}
-        [environment]
-        workdir = "/app"
-        memory_mb = 512
-        """
-    )
-
-
 @pytest.fixture
 def catalog(tmp_path: Path) -> Path:
     root = tmp_path / "catalog"
     for name, (script, _) in BAD_REWARDS.items():
-        write_task(root, name, test_sh=f"mkdir -p /logs/verifier\n{script}\n", toml=_toml(name))
+        write_task(root, name, test_sh=f"mkdir -p /logs/verifier\n{script}\n")
     write_task(
         root,
         "crlf-test-sh",
         test_sh="set -e\r\nif [ -f /app/done ]; then\r\n    echo 1 > /logs/verifier/reward.txt\r\nfi\r\n",
-        toml=_toml("crlf-test-sh"),
     )
     write_task(
         root,
         "range-top-is-ten",
         test_sh=f"if [ -f /app/done ]; then echo 10; else echo 0; fi > {TXT}\n",
-        toml=_toml("range-top-is-ten", "reward_range = [0, 10]"),
+        verifier="reward_range = [0, 10]",
     )
     write_task(
         root,
         "oracle-below-the-top",
         test_sh=f"if [ -f /app/done ]; then echo 1; else echo 0; fi > {TXT}\n",
-        toml=_toml("oracle-below-the-top", "reward_range = [0, 10]"),
+        verifier="reward_range = [0, 10]",
     )
     return root
 

@@ -145,19 +145,6 @@ def write_attack_catalog(root: Path, attacks: dict[str, str] | None = None) -> P
                 solve_sh=textwrap.dedent(script).strip() + "\n",
                 files={"tests/check.py": CHECK_PY},
                 instruction="Write `ok` into the file /app/done.\n",
-                toml=textwrap.dedent(
-                    f"""
-                    [task]
-                    name = "{name}"
-                    [agent]
-                    timeout_sec = 30
-                    [verifier]
-                    timeout_sec = 30
-                    sandbox = "{sandbox}"
-                    [environment]
-                    workdir = "/app"
-                    memory_mb = 512
-                    """
-                ),
+                verifier=f'sandbox = "{sandbox}"',
             )
     return root
