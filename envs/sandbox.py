@@ -197,16 +197,19 @@ class Sandbox(ABC):
             if not self.export(path, buf, max_bytes + 64 * 1024):
                 return None
             buf.seek(0)
-            with tarfile.open(fileobj=buf, mode="r") as tar:
-                member = tar.next()
-                if member is None:
-                    return None
-                if not member.isfile():
-                    raise SandboxError(f"{path} is not a regular file")
-                if member.size > max_bytes:
-                    raise ArchiveTooLarge(f"{path} is {member.size} bytes; at most {max_bytes} are read")
-                extracted = tar.extractfile(member)
-                return extracted.read() if extracted is not None else b""
+            try:
+                with tarfile.open(fileobj=buf, mode="r") as tar:
+                    member = tar.next()
+                    if member is None:
+                        return None
+                    if not member.isfile():
+                        raise SandboxError(f"{path} is not a regular file")
+                    if member.size > max_bytes:
+                        raise ArchiveTooLarge(f"{path} is {member.size} bytes; at most {max_bytes} are read")
+                    extracted = tar.extractfile(member)
+                    return extracted.read() if extracted is not None else b""
+            except tarfile.TarError as exc:  # e.g. the file changed size while the engine read it
+                raise SandboxError(f"{path} could not be read whole: {exc}") from exc
 
     def __enter__(self) -> Self:
         self.start()

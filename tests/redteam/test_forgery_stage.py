@@ -3,13 +3,13 @@ verification can be forged, and each attack does what it claims when nothing sto
 
 from __future__ import annotations
 
-import textwrap
 import time
 from pathlib import Path
 
 import docker
 import pytest
 
+from envs.errors import SandboxError
 from envs.forgery import FORGED_REWARD_ENV, ROLLOUT_ENV, Canary, attack_script
 from envs.gate import verify_task
 from envs.reward import REWARD_JSON
@@ -23,26 +23,7 @@ pytestmark = pytest.mark.docker
 
 
 def _task(root: Path, name: str, verifier: str) -> Path:
-    return write_task(
-        root,
-        name,
-        test_sh=TEST_SH,
-        files={"tests/check.py": CHECK_PY},
-        toml=textwrap.dedent(
-            f"""
-            [task]
-            name = "{name}"
-            [agent]
-            timeout_sec = 60
-            [verifier]
-            timeout_sec = 30
-            {verifier}
-            [environment]
-            workdir = "/app"
-            memory_mb = 512
-            """
-        ),
-    )
+    return write_task(root, name, test_sh=TEST_SH, files={"tests/check.py": CHECK_PY}, verifier=verifier)
 
 
 @pytest.mark.parametrize("verifier", ['sandbox = "fresh"', 'sandbox = "agent"'])
@@ -83,13 +64,27 @@ def _run_attack(sandbox: Sandbox, name: str, env: dict[str, str]) -> None:
     assert result.exit_code == 0, result
 
 
+def _written_again(sandbox: Sandbox) -> bytes | None:
+    """reward.json once it is there again (read while the daemon may be rewriting it: a torn read is
+    tried again), or None after 2 s."""
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        try:
+            found = sandbox.read_file(REWARD_JSON, 1024)
+        except SandboxError:
+            continue
+        if found:
+            return found
+        time.sleep(0.05)
+    return None
+
+
 def test_the_daemon_attack_rewrites_the_reward_until_it_is_killed(base_image: str) -> None:
     spec = SandboxSpec(image=base_image, task="forgery-daemon", role="test", memory_mb=256)
     with create_sandbox(spec) as sandbox:
         _run_attack(sandbox, "daemon", {FORGED_REWARD_ENV: "1"})
         sandbox.make_dir("/logs/verifier")
-        time.sleep(0.5)
-        assert sandbox.read_file(REWARD_JSON, 1024) == b'{"reward": 1}\n', "the daemon is alive and writing"
+        assert _written_again(sandbox) == b'{"reward": 1}\n', "the daemon is alive and writing"
         assert sandbox.kill_strays() >= 1
         sandbox.make_dir("/logs/verifier")
         time.sleep(0.5)
