@@ -129,13 +129,10 @@ class TaskSection(_Section):
 
 
 class Metadata(_Section):
-    """`[metadata]`: free form. These keys are ours; any other key is kept."""
+    """`[metadata]`: free form, as Harbor's is (`difficulty = 3`, `tags = "a, b"`, any key, any value,
+    all kept). Only our own key is checked, and only when present: `domain`, which groups rollouts."""
 
     domain: Literal["claw", "browser", "computer"] | None = None
-    difficulty: str | None = None
-    category: str | None = None
-    source: str | None = None
-    tags: list[str] = Field(default_factory=list)
 
 
 User = Annotated[str | None, BeforeValidator(lambda v: str(v) if isinstance(v, int) else v)]

@@ -1,9 +1,10 @@
 """One rollout: a task's sandbox (network model-only: its relay passes only this rollout's model routes),
 a harness run headless in it under the task's agent timeout, then the hidden tests. A harness crash or
 timeout is recorded as such and the verifier still runs. Only a failure of the machinery before the
-harness ran (image, sandbox, engine, harness launch) is an infrastructure error: once the agent has run,
-whatever it broke is scored (see envs.verifier). An unexpected exception is recorded on the rollout with
-its class and traceback and never ends the set. The proxy's record of the rollout's reward is replaced by
+harness ran (image, sandbox, engine, harness launch), or a harness that never got an answer from its
+model (a wrong route, a refused request), is an infrastructure error: once the agent has run, whatever
+it broke is scored (see envs.verifier). An unexpected exception is recorded on the rollout with its class
+and traceback and never ends the set. The proxy's record of the rollout's reward is replaced by
 the verifier's outcome, whatever was posted to it before.
 """
 
@@ -30,6 +31,7 @@ from harnesses.harness import Harness
 from harnesses.headless import HarnessRun, run_headless
 from proxy.app import KEY_PREFIX
 from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
+from proxy.records import CallStatus
 from proxy.trajectory import build_chains
 from train.proxy_session import ProxySession
 
@@ -130,7 +132,7 @@ def run_rollout(
                 base_url=f"http://127.0.0.1:{spec.model_port}/rollouts/{rollout_id}",
                 api_key=f"{KEY_PREFIX}{rollout_id}",
                 timeout=timeout or task.config.agent.timeout_sec,
-                workdir=task.config.environment.workdir or "/",
+                workdir=sandbox.process_defaults().workdir,
                 user=task.config.agent.user,
                 logs_dir=logs_dir,
                 max_turns=max_turns,
@@ -138,8 +140,14 @@ def run_rollout(
             )
             result.harness_run = harness_run
             result.timings["agent_sec"] = harness_run.duration_sec
+            unanswered = _never_answered(proxy, rollout_id)
             if harness_run.status == "not-started":
                 result.error, result.error_class = harness_run.error, "HarnessNotStarted"
+            elif unanswered is not None:
+                result.error, result.error_class = (
+                    _no_model_message(harness_run, unanswered),
+                    "HarnessNoModel",
+                )
             else:
                 verify_started = time.monotonic()
                 result.verifier = run_verifier(sandbox, task, backend)
@@ -157,6 +165,33 @@ def run_rollout(
     _record_outcome(proxy, result, task, harness)
     (logs_dir / RESULT_FILE).write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
     return result
+
+
+def _never_answered(proxy: ProxySession, rollout_id: str) -> int | None:
+    """How many calls of the rollout the proxy saw, when none of them was answered (None otherwise, or
+    when nothing is recorded). A harness's first call comes before the model has said anything, so a
+    rollout without one answered call is the machinery failing (a wrong route, a refused request shape,
+    an engine down), never the agent's doing: scoring it 0 would train on the infrastructure."""
+    if proxy.store is None:
+        return None
+    calls = proxy.store.calls(rollout_id)
+    if any(call.status is CallStatus.OK for call in calls):
+        return None
+    return len(calls)
+
+
+def _no_model_message(run: HarnessRun, calls: int) -> str:
+    seen = (
+        "the proxy recorded no call for this rollout (is the harness's base URL its route?)"
+        if calls == 0
+        else f"none of the {calls} call(s) the proxy recorded was answered (see their errors there)"
+    )
+    tail = (run.stderr_tail or run.stdout_tail).strip()[-400:]
+    return (
+        f"the harness never got an answer from its model: {seen}; it ended {run.status} "
+        + (f"(exit {run.exit_code})" if run.exit_code is not None else "")
+        + (f": {tail}" if tail else "")
+    )
 
 
 def _record_outcome(proxy: ProxySession, result: RolloutResult, task: Task, harness: Harness) -> None:

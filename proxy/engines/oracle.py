@@ -56,20 +56,22 @@ HEREDOC_END = "FORGE_SOLUTION_EOF"
 def solution_command(task: Task) -> str:
     """A shell command that runs the task's reference solution in its working directory.
 
-    A short solve.sh goes as it is, after a `cd`. A longer one goes as a here-document into a temporary
-    folder; a solution of several files, or not text, is packed (tar.gz, base64) and unpacked there. The
-    script runs in the working directory and the folder is removed with `find -delete` (Codex refuses
-    commands with `rm -rf`)."""
+    The working directory is `[environment] workdir` when set (a `cd` first), else the harness's own,
+    which is the image's WORKDIR. A short solve.sh goes as it is. A longer one goes as a here-document
+    into a temporary folder; a solution of several files, or not text, is packed (tar.gz, base64) and
+    unpacked there. The script runs in the working directory and the folder is removed with
+    `find -delete` (Codex refuses commands with `rm -rf`)."""
     files = [p for p in task.solution_dir.rglob("*") if p.is_file()]
     env = resolve_env(task, task.config.solution.env, "solution")
     exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
-    workdir = shlex.quote(task.config.environment.workdir or "/")
+    workdir = task.config.environment.workdir
+    cd = f"cd {shlex.quote(workdir)} && " if workdir else ""
     solve = task.solution_dir / "solve.sh"
     if files == [solve] and solve.stat().st_size <= INLINE_MAX_BYTES:
         body = [line for line in solve.read_text().splitlines() if line.strip() and not line.startswith("#!")]
-        return f"cd {workdir} && {exports}" + "\n".join(body)
+        return f"{cd}{exports}" + "\n".join(body)
     run = (
-        f'(cd {workdir} && {exports}bash "$d/solve.sh"); rc=$?; find "$d" -delete; '
+        f'({cd}{exports}bash "$d/solve.sh"); rc=$?; find "$d" -delete; '
         'echo "oracle: solve.sh exited $rc"; exit $rc'
     )
     script = _script_text(solve) if files == [solve] else None

@@ -70,6 +70,7 @@ def test_harbor_spellings_load_and_unknown_keys_are_kept(tmp_path: Path) -> None
     assert cfg.metadata.model_extra == {
         "author_name": "Jane",
         "author_email": "jane@example.com",
+        "difficulty": "hard",
         "expert_time_estimate_min": 30,
     }
     assert cfg.environment.model_extra["something_new"] == {"a": 1}
@@ -133,6 +134,24 @@ def test_check_lists_every_problem_not_just_the_first(tmp_path: Path) -> None:
     ):
         assert expected in text, text
     assert [p.severity for p in problems if p.file == "solution/solve.sh"] == ["warning"]
+
+
+def test_metadata_is_free_form_as_in_harbor(tmp_path: Path) -> None:
+    toml = """
+        [metadata]
+        difficulty = 3
+        tags = "parsing, text"
+        category = ["a", "b"]
+        time_estimate = { expert_min = 5, junior_min = 20 }
+    """
+    metadata = load_task(write_task(tmp_path, "free", toml=toml)).config.metadata
+    assert metadata.domain is None
+    assert metadata.model_extra == {
+        "difficulty": 3,
+        "tags": "parsing, text",
+        "category": ["a", "b"],
+        "time_estimate": {"expert_min": 5, "junior_min": 20},
+    }
 
 
 def test_unknown_domain_is_rejected(tmp_path: Path) -> None:
