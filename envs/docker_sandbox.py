@@ -1,12 +1,13 @@
 """The local Docker sandbox backend.
 
-A container is created (never on a bridge: network `none`, or `host` with an opt-in), our small helper
-files are bind-mounted read-only at `/opt/forge/sandbox` (init and model forwarder: the agent can run
-them, not change them), `tini` runs as PID 1, and the processes running once it is ready are its
-baseline. Everything that must hold against the agent is done from the host, through the engine:
-timeouts and the end of the agent phase freeze the container and SIGKILL every process that is not the
-baseline (`envs.host_processes`), files are read and folders made with archives, and the filesystem
-diff is the engine's own. Nothing of the container's userland is trusted by this module.
+A container is created (never on a bridge: network `none`, or `host` with an opt-in), our small helper files
+are bind-mounted read-only at `/opt/forge/sandbox` (init and model forwarder: the agent can run them, not
+change them), `tini` runs as PID 1 with the image's own ENTRYPOINT under it (given our INIT to run, as Harbor
+gives it `sleep infinity`), and the processes running once it is ready are its baseline. Everything that
+must hold against the agent is done from the host, through the engine: timeouts and the end of the agent
+phase freeze the container and SIGKILL every process that is not the baseline (`envs.host_processes`), files
+are read and folders made with archives, and the filesystem diff is the engine's own. Nothing of the
+container's userland is trusted by this module.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READY_TIMEOUT_SEC = 30.0
 DOWNLOAD_MAX_BYTES = 8 * 1024**3
 """`download` (harness logs, state) reads at most this much."""
+INIT = ["/bin/sh", f"{SANDBOX_FILES}/init.sh"]
+"""The sandbox's command. The image's ENTRYPOINT, if it has one, is given it as Harbor gives it `sh -c
+"sleep infinity"`: an entrypoint that sets things up and ends with `exec "$@"` runs our init after its
+services started (so they are the baseline)."""
+ENTRYPOINT_GRACE_SEC = 3.0
+"""An entrypoint that has not run its command by then never will (a service in the foreground): our init
+is then started beside it."""
 DOCKER_INIT = "/usr/sbin/docker-init"
 """Docker's own init (tini), put in the container by the engine (`init=True`)."""
 _DIFF_KINDS = {0: "changed", 1: "added", 2: "deleted"}
@@ -207,8 +215,7 @@ class DockerSandbox(Sandbox):
             limits.pop("storage_opt")
             self._warn_storage(spec, _storage_unsupported)
         kwargs: dict[str, Any] = dict(
-            command=["/bin/sh", f"{SANDBOX_FILES}/init.sh"],
-            entrypoint=[],
+            command=INIT,  # the image's own ENTRYPOINT stays and is given this, as in Harbor
             name=self.name,
             labels=container_labels,
             environment=env,
@@ -248,11 +255,32 @@ class DockerSandbox(Sandbox):
         self.warnings.append(message)
         log.warning(message)
 
+    def _start_init_beside(self, container: Container) -> None:
+        """Run our init as an exec of its own, for an entrypoint that keeps the main process."""
+        try:
+            exec_id = self.client.api.exec_create(container.id, INIT)["Id"]
+            self.client.api.exec_start(exec_id, detach=True)
+        except docker.errors.APIError as exc:
+            log.debug("could not start init beside the entrypoint of %s: %s", self.name, exc)
+
     def _wait_ready(self) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT_SEC
+        started = time.monotonic()
+        deadline = started + READY_TIMEOUT_SEC
+        container = self._container()
+        beside = not (container.attrs.get("Config") or {}).get("Entrypoint")
         while time.monotonic() < deadline:
-            result = self._raw_exec(["/bin/sh", "-c", "test -e /run/forge/ready"], user="root")  # a builtin
-            if result.exit_code == 0:
+            if not beside and time.monotonic() - started >= ENTRYPOINT_GRACE_SEC:
+                beside = True
+                self._start_init_beside(container)
+            try:
+                ready = self._raw_exec(
+                    ["/bin/sh", "-c", "test -e /run/forge/ready"], user="root"
+                ).ok  # a builtin
+            except docker.errors.APIError as exc:
+                if exc.status_code != 409:  # 409: not running (any more): said below, with its logs
+                    raise
+                ready = False
+            if ready:
                 error = self.read_file("/run/forge/error", 64 * 1024)
                 if error and error.strip():
                     raise SandboxNotReady(error.decode(errors="replace").strip())
@@ -260,7 +288,10 @@ class DockerSandbox(Sandbox):
             self.container.reload()  # type: ignore[union-attr]
             if self.container.status not in ("running", "created"):  # type: ignore[union-attr]
                 logs = self.container.logs(tail=20).decode(errors="replace")  # type: ignore[union-attr]
-                raise SandboxNotReady(f"sandbox exited while starting ({self.container.status}): {logs}")  # type: ignore[union-attr]
+                raise SandboxNotReady(
+                    f"sandbox exited while starting ({self.container.status}; the image's ENTRYPOINT, "  # type: ignore[union-attr]
+                    f"if it has one, runs first): {logs}"
+                )
             time.sleep(0.05)
         raise SandboxNotReady(f"sandbox was not ready within {READY_TIMEOUT_SEC:.0f}s")
 

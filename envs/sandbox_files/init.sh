@@ -1,12 +1,17 @@
 #!/bin/sh
-# The sandbox's main process (tini is PID 1 and reaps orphans). It prepares the Harbor log folders,
-# starts the loopback forwarder to the model socket (network model-only), starts the image's own
-# /etc/openforge/init.d/* hooks in the background, marks the sandbox ready and then waits forever.
+# The sandbox's command (tini is PID 1 and reaps orphans; the image's ENTRYPOINT, if any, runs it, or it
+# is started beside an entrypoint that never does). It prepares the Harbor log folders, starts the
+# loopback forwarder to the model socket (network model-only), starts the image's own
+# /etc/openforge/init.d/* hooks in the background, marks the sandbox ready and then waits forever. Run a
+# second time, it only waits.
 # Its own commands come from the system folders only: a verifier sandbox may hold artifacts under
 # /usr/local (a task's choice); the hooks get the image's PATH.
 image_path=$PATH
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mkdir -p /logs/agent /logs/verifier /logs/artifacts /run/forge
+if ! mkdir /run/forge/init 2>/dev/null; then
+    exec sleep 2147483647
+fi
 
 if [ -n "${FORGE_MODEL_SOCKET:-}" ]; then
     if command -v python3 >/dev/null 2>&1; then
@@ -27,5 +32,6 @@ if [ -d /etc/openforge/init.d ]; then
     done
 fi
 
+sleep 2147483647 &  # the wait starts before the sandbox is ready, so it is part of the baseline
 touch /run/forge/ready
-while :; do sleep 3600; done
+wait

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import os
 import socketserver
@@ -13,7 +14,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from envs.errors import NetworkModeError
+from envs.errors import NetworkModeError, SandboxNotReady
 from envs.sandbox import SandboxSpec, create_sandbox
 from envs.task_config import NetworkMode
 
@@ -183,3 +184,37 @@ def test_resource_limits_and_labels_are_applied(
         name = sb.name  # type: ignore[attr-defined]
     with pytest.raises(docker.errors.NotFound):
         client.containers.get(name)
+
+
+def _image_with_entrypoint(client: docker.DockerClient, base_image: str, tmp_path: Path, script: str) -> str:
+    (tmp_path / "entry.sh").write_text(script)
+    (tmp_path / "Dockerfile").write_text(
+        f'FROM {base_image}\nCOPY entry.sh /entry.sh\nRUN chmod 755 /entry.sh\nENTRYPOINT ["/entry.sh"]\n'
+    )
+    tag = f"openforge/test-entrypoint:{hashlib.sha256(script.encode()).hexdigest()[:12]}"
+    client.images.build(path=str(tmp_path), tag=tag, rm=True, labels={"openforge.managed": "true"})
+    return tag
+
+
+@pytest.mark.parametrize("ending", ['exec "$@"', "sleep 1000000"], ids=["execs-cmd", "never-execs"])
+def test_the_images_entrypoint_runs_and_its_service_is_spared(
+    client: docker.DockerClient, base_image: str, forge_home: Path, tmp_path: Path, ending: str
+) -> None:
+    """Harbor keeps the image's ENTRYPOINT (and gives it `sh -c "sleep infinity"`): services started
+    there must run, survive the end of the agent phase, and the sandbox must be ready either way."""
+    service = "echo 10.1.2.3 svc.internal >> /etc/hosts\nsleep 100000 &\necho $! > /run/svc.pid"
+    script = f"#!/bin/sh\n{service}\n{ending}\n"
+    image = _image_with_entrypoint(client, base_image, tmp_path, script)
+    with create_sandbox(_spec(image)) as sb:
+        assert sb.exec("grep -c svc.internal /etc/hosts").stdout.strip() == "1"
+        sb.exec("sleep 100000 & echo started", timeout=10)
+        assert sb.kill_strays() == 1  # the agent's sleep, not the entrypoint's service
+        assert sb.exec('kill -0 "$(cat /run/svc.pid)"').ok
+
+
+def test_an_entrypoint_that_exits_is_a_clear_start_failure(
+    client: docker.DockerClient, base_image: str, forge_home: Path, tmp_path: Path
+) -> None:
+    image = _image_with_entrypoint(client, base_image, tmp_path, "#!/bin/sh\necho cannot start >&2\nexit 3\n")
+    with pytest.raises(SandboxNotReady, match=r"(ENTRYPOINT|exited).*cannot start"):
+        create_sandbox(_spec(image)).start()
