@@ -74,7 +74,8 @@ def test_harbor_spellings_load_and_unknown_keys_are_kept(tmp_path: Path) -> None
         "expert_time_estimate_min": 30,
     }
     assert cfg.environment.model_extra["something_new"] == {"a": 1}
-    assert cfg.environment.model_extra["network_mode"] == "no-network"
+    assert cfg.environment.network_mode == "no-network"  # Harbor's field, typed now
+    assert "network_mode" not in cfg.environment.model_extra
 
 
 @pytest.mark.parametrize(
