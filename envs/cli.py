@@ -39,6 +39,7 @@ from envs.gate import VERIFIED_FILE, VerificationRecord, forgery_reason, verify_
 from envs.image_builder import BuildResult, build_images
 from envs.reaper import remove_containers, remove_relay_folders
 from envs.task import Problem, Task, inspect_task, resolve_task_dirs
+from envs.verifier_image import prepare_verifier_image, prepared_verifier_image, separate_verifier_image
 
 app = typer.Typer(
     help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.",
@@ -202,12 +203,32 @@ def base(
     )
 
 
+VerifierNetworkOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verifier-network",
+        help="Let the tests have the network their task declares (Harbor's network_mode / allow_internet; "
+        "public when unset): the host's network, in a fresh verifier sandbox with no agent process. "
+        "Off by default: verification has no network.",
+    ),
+]
+
+
 @app.command()
 def build(
     tasks: TaskArgs = None,
     catalog: CatalogOpt = None,
     jobs: JobsOpt = DEFAULT_JOBS,
     force: Annotated[bool, typer.Option(help="Rebuild even when the content hash is unchanged.")] = False,
+    prepare_verifier: Annotated[
+        bool,
+        typer.Option(
+            "--prepare-verifier",
+            help="Also run each task's tests once, with the host's network (for package registries) and no "
+            "agent, and keep what they install as a verifier layer: a test.sh that installs its runner "
+            "(apt, uv, pip) then verifies offline. Redone only when the image or the tests change.",
+        ),
+    ] = False,
 ) -> None:
     """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
     catalog_tasks = _load_tasks(tasks, catalog)
@@ -234,6 +255,11 @@ def build(
     for r in results:
         if not r.ok:
             err.print(f"[red]{escape(r.error or '')}[/red]")
+    if prepare_verifier:
+        by_name = {task.name: task for task in loaded}
+        for r in results:
+            if r.ok and r.tag is not None:
+                _prepare_verifier(by_name[r.task], r.tag)
     invalid = len(catalog_tasks.bad)
     failed = sum(not r.ok for r in results) + invalid
     built = sum(r.built for r in results)
@@ -243,6 +269,27 @@ def build(
     )
     if failed:
         raise typer.Exit(1)
+
+
+def _prepare_verifier(task: Task, tag: str) -> None:
+    """One task's prepared verifier layer, reused while it is current; its tests' exit code is only
+    reported (no solution was applied, so they are expected to fail)."""
+    try:
+        base = separate_verifier_image(task) if task.separate_verifier else tag
+        current = prepared_verifier_image(task, base)
+        if current is not None:
+            console.print(f"{task.name}: verifier layer {current} is current")
+            return
+        with console.status(f"preparing the verifier layer of {task.name} (its tests, with the network)"):
+            prepared = prepare_verifier_image(task, base)
+    except EnvsError as exc:
+        err.print(f"[red]{escape(f'{task.name}: the verifier layer could not be prepared: {exc}')}[/red]")
+        raise typer.Exit(1) from exc
+    console.print(
+        f"{task.name}: verifier layer {prepared.image} prepared in {prepared.duration_sec:.1f}s "
+        f"(the tests exited {prepared.exit_code}{', timed out' if prepared.timed_out else ''}; expected: "
+        "no solution was applied)"
+    )
 
 
 def _fmt(value: float | None) -> str:
@@ -271,6 +318,7 @@ def verify(
     no_forgery: Annotated[
         bool, typer.Option("--no-forgery", help="Skip the forgery stage (the built-in attacks).")
     ] = False,
+    verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """The gate: the solution scores the top of the reward range every run, doing nothing and every
     built-in forgery score the bottom, no hidden file is in the image."""
@@ -288,6 +336,7 @@ def verify(
                 jobs=jobs,
                 on_done=lambda r: advance(r.task),
                 forgery=not no_forgery,
+                verifier_network=verifier_network,
             ),
         )
         if loaded

@@ -58,6 +58,14 @@ class BaseImageError(ImageError):
     """The base image could not be built."""
 
 
+class VerifierImageMissing(ImageError):
+    """A verification needs an image of its own (a separate verifier environment) that is not built."""
+
+    def __init__(self, task: str, message: str) -> None:
+        self.task = task
+        super().__init__(f"task '{task}': {message}")
+
+
 class BuildError(ImageError):
     """A task image failed to build."""
 

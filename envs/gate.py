@@ -31,10 +31,12 @@ from envs.image_builder import build_image
 from envs.model_relay import rollout_routes
 from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
-from envs.task import Task
+from envs.steps import combine_rewards, min_reward_met, prepare_step, step_timeout
+from envs.task import Task, TaskStep
 from envs.task_config import NetworkMode
 from envs.task_sandbox import resolve_env, task_sandbox_spec, wait_until_healthy
-from envs.verifier import VerifierResult, run_verifier
+from envs.verifier import VerifierResult, VerifyOptions, run_verifier
+from envs.verifier_image import verify_options
 
 VERIFIED_FILE = "verified.json"
 SOLUTION_DIR = "/solution"
@@ -75,6 +77,10 @@ class RunRecord(BaseModel):
     """The exit status of tests/test.sh."""
     verifier_stderr: str = ""
     """The end of the tests' stderr (a CRLF test.sh shows `$'\r': command not found` here)."""
+    verifier_stdout: str = ""
+    """The end of the tests' stdout (pytest's summary, say)."""
+    steps: list[float | None] = Field(default_factory=list)
+    """Each step's reward, for a multi-step task (`reward` combines them)."""
     killed: int = 0
     """Processes of the run still alive when it ended, killed before the tests."""
     breaches: list[str] = Field(default_factory=list)
@@ -94,6 +100,11 @@ class VerificationRecord(BaseModel):
     image: str | None = None
     image_digest: str | None = None
     """The local image id (sha256 of its config): the exact image the gate ran."""
+    verifier_image: str | None = None
+    """The image the tests ran on when not the task's: a separate verifier environment's, or a prepared
+    verifier layer."""
+    verifier_network: bool = False
+    """Whether the tests had the network their task declares (the `--verifier-network` opt-in)."""
     runs: int
     reward_range: tuple[float, float] = (0.0, 1.0)
     oracle: list[RunRecord] = Field(default_factory=list)
@@ -115,7 +126,8 @@ class VerificationRecord(BaseModel):
 def _hidden_files(task: Task) -> dict[int, dict[str, str]]:
     """size -> {sha256: relative path} of every tests/ and solution/ file worth scanning for."""
     found: dict[int, dict[str, str]] = defaultdict(dict)
-    for folder in (task.tests_dir, task.solution_dir):
+    steps = [folder for step in task.steps for folder in (step.tests_dir, step.solution_dir) if folder]
+    for folder in (task.tests_dir, task.solution_dir, *steps):
         if not folder.is_dir():
             continue
         for path in folder.rglob("*"):
@@ -155,17 +167,23 @@ def _take_verdict(record: RunRecord, verdict: VerifierResult) -> None:
     record.reward, record.error, record.error_class = verdict.reward, verdict.error, verdict.error_class
     record.verifier_exit_code = verdict.exit_code
     record.verifier_stderr = verdict.stderr[-STDERR_TAIL:]
+    record.verifier_stdout = verdict.stdout[-STDERR_TAIL:]
     record.killed = verdict.killed
 
 
-def _act(sandbox: Sandbox, task: Task, kind: str, attack: str | None, rollout: str) -> int | None:
-    """The oracle's solution or a forgery, run as the agent would; returns its exit status."""
+def _act(
+    sandbox: Sandbox, task: Task, kind: str, attack: str | None, rollout: str, step: TaskStep | None = None
+) -> int | None:
+    """The oracle's solution (the step's own, for a step that has one) or a forgery, run as the agent
+    would; returns its exit status."""
     agent = task.config.agent
     home = {"HOME": ORACLE_HOME}
     if kind == "oracle":
-        sandbox.upload(task.solution_dir, SOLUTION_DIR)
+        solution = step.solution_dir if step is not None and step.solution_dir is not None else None
+        sandbox.make_dir(SOLUTION_DIR)
+        sandbox.upload(solution or task.solution_dir, SOLUTION_DIR)
         script, env = SOLUTION_DIR + "/solve.sh", resolve_env(task, task.config.solution.env, "solution")
-        timeout = agent.timeout_sec
+        timeout = step_timeout(task, step)
     else:
         assert attack is not None
         sandbox.upload(attack_script(attack), ATTACK_FILE)
@@ -177,9 +195,43 @@ def _act(sandbox: Sandbox, task: Task, kind: str, attack: str | None, rollout: s
         timeout=timeout,
         env=env | home,
         workdir=task.config.environment.workdir,
-        user=agent.user,
+        user=(step.config.agent.user if step is not None else None) or agent.user,
     )
     return run.exit_code
+
+
+def _act_and_verify(
+    sandbox: Sandbox,
+    task: Task,
+    backend: str,
+    kind: str,
+    attack: str | None,
+    rollout: str,
+    record: RunRecord,
+    verify: VerifyOptions,
+) -> None:
+    """Act (oracle, forgery; nop does nothing) and verify, step by step for a multi-step task (a
+    forgery acts in the first step only); the record's reward combines the steps' (envs.steps)."""
+    steps: list[TaskStep | None] = list(task.steps) or [None]
+    workdir = sandbox.process_defaults().workdir
+    rewards: list[float] = []
+    for index, step in enumerate(steps):
+        if step is not None:
+            prepare_step(sandbox, task, step, workdir)
+        if kind == "oracle" or (kind == "forgery" and index == 0):
+            record.solution_exit_code = _act(sandbox, task, kind, attack, rollout, step)
+        options = verify.model_copy(update={"step": step, "keep_model": index < len(steps) - 1})
+        verdict = run_verifier(sandbox, task, backend, options)
+        _take_verdict(record, verdict)
+        if step is not None:
+            record.steps.append(verdict.reward)
+        if verdict.reward is None:
+            return
+        rewards.append(verdict.reward)
+        if step is not None and not min_reward_met(step, verdict.reward, verdict.details):
+            break
+    if task.steps:
+        record.reward = combine_rewards(task, rewards)
 
 
 def _run_once(
@@ -191,7 +243,9 @@ def _run_once(
     leak_scan: bool = False,
     attack: str | None = None,
     warnings: list[str] | None = None,
+    verify: VerifyOptions | None = None,
 ) -> tuple[RunRecord, list[str]]:
+    verify = verify or VerifyOptions()
     started = time.monotonic()
     record = RunRecord(kind=kind, attack=attack)
     leaks: list[str] = []
@@ -215,9 +269,7 @@ def _run_once(
             wait_until_healthy(sandbox, task)
             if leak_scan:
                 leaks = scan_for_leaks(sandbox, task)
-            if kind != "nop":
-                record.solution_exit_code = _act(sandbox, task, kind, attack, rollout)
-            _take_verdict(record, run_verifier(sandbox, task, backend))
+            _act_and_verify(sandbox, task, backend, kind, attack, rollout, record, verify)
             if canary is not None:
                 record.breaches = canary.breaches(spec.model_routes)
     except EnvsError as exc:
@@ -268,10 +320,12 @@ def verify_task(
     write: bool = True,
     backend: str = "docker",
     forgery: bool = True,
+    verifier_network: bool = False,
 ) -> VerificationRecord:
     """Run the gate on one task and (by default) write its verified.json.
 
-    `client` builds the image (images are always built on the local engine); `backend` runs the sandboxes.
+    `client` builds the image (images are always built on the local engine); `backend` runs the sandboxes;
+    `verifier_network` is the opt-in for tests that declare a network (envs.verifier.VerifyOptions).
     """
     started = time.monotonic()
     run_id = f"verify-{uuid.uuid4().hex[:8]}"
@@ -283,18 +337,25 @@ def verify_task(
         if not built.ok or built.tag is None:
             raise BuildError(task.name, built.error or "no image")
         record.image, record.image_digest = built.tag, built.image_id
-        if not task.has_solution:
+        verify = verify_options(task, built.tag, verifier_network, client)
+        record.verifier_image, record.verifier_network = verify.image, verify.network
+        steps_solved = bool(task.steps) and all(step.solution_dir is not None for step in task.steps)
+        if not task.has_solution and not steps_solved:
             record.reasons.append("no solution/solve.sh to run")
         else:
             for _ in range(runs):
                 record.oracle.append(
-                    _run_once(backend, task, built.tag, "oracle", run_id, warnings=record.warnings)[0]
+                    _run_once(
+                        backend, task, built.tag, "oracle", run_id, warnings=record.warnings, verify=verify
+                    )[0]
                 )
-        record.nop, record.leaks = _run_once(backend, task, built.tag, "nop", run_id, leak_scan=True)
+        record.nop, record.leaks = _run_once(
+            backend, task, built.tag, "nop", run_id, leak_scan=True, verify=verify
+        )
         if forgery:
             for attack in ATTACKS:
                 record.forgeries.append(
-                    _run_once(backend, task, built.tag, "forgery", run_id, attack=attack)[0]
+                    _run_once(backend, task, built.tag, "forgery", run_id, attack=attack, verify=verify)[0]
                 )
         _judge(record, task)
     except BuildError as exc:
@@ -319,8 +380,12 @@ def verify_tasks(
     write: bool = True,
     backend: str = "docker",
     forgery: bool = True,
+    verifier_network: bool = False,
 ) -> list[VerificationRecord]:
     """The gate over many tasks, in parallel (`forgery=False` skips the forgery stage)."""
     return run_parallel(
-        lambda task: verify_task(client, task, runs, write, backend, forgery), tasks, jobs, on_done
+        lambda task: verify_task(client, task, runs, write, backend, forgery, verifier_network),
+        tasks,
+        jobs,
+        on_done,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import docker
@@ -27,6 +28,29 @@ from envs.task import Task
 LABEL_MANAGED = "openforge.managed"
 LABEL_TASK = "openforge.task"
 LABEL_HASH = "openforge.content-hash"
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What an image is built from: the task's `environment/` by default, or another folder of the task
+    (a separate verifier's `tests/`, envs.verifier_image), cached the same way."""
+
+    directory: Path
+    repository: str
+    prebuilt: str | None = None
+    """A `docker_image` used as it is when the folder has no Dockerfile."""
+    build_timeout_sec: float = 600.0
+
+    @property
+    def dockerfile(self) -> Path:
+        return self.directory / "Dockerfile"
+
+
+def task_context(task: Task) -> BuildContext:
+    environment = task.config.environment
+    return BuildContext(
+        task.environment_dir, task.image_repository, environment.docker_image, environment.build_timeout_sec
+    )
 
 
 class BuildResult(BaseModel):
@@ -47,25 +71,27 @@ class BuildResult(BaseModel):
         return self.error is None
 
 
-def uses_forge_base(task: Task) -> bool:
+def uses_forge_base(task: Task, context: BuildContext | None = None) -> bool:
     """Whether the task's Dockerfile builds on our base (and so must rebuild when the base changes)."""
-    return task.dockerfile.is_file() and "FORGE_BASE" in task.dockerfile.read_text(errors="replace")
+    dockerfile = (context or task_context(task)).dockerfile
+    return dockerfile.is_file() and "FORGE_BASE" in dockerfile.read_text(errors="replace")
 
 
-def build_args(task: Task, base_id: str) -> dict[str, str]:
-    return {"FORGE_BASE": base_id} if uses_forge_base(task) else {}
+def build_args(task: Task, base_id: str, context: BuildContext | None = None) -> dict[str, str]:
+    return {"FORGE_BASE": base_id} if uses_forge_base(task, context) else {}
 
 
-def image_tag(task: Task, base_id: str) -> str:
+def image_tag(task: Task, base_id: str, context: BuildContext | None = None) -> str:
     """`openforge/task-<name>:<hash>`; a prebuilt `[environment].docker_image` is used as it is."""
-    if task.config.environment.docker_image and not task.dockerfile.is_file():
-        return task.config.environment.docker_image
-    digest = hash_directory(task.environment_dir, extra=build_args(task, base_id))[:16]
-    return f"{task.image_repository}:{digest}"
+    context = context or task_context(task)
+    if context.prebuilt and not context.dockerfile.is_file():
+        return context.prebuilt
+    digest = hash_directory(context.directory, extra=build_args(task, base_id, context))[:16]
+    return f"{context.repository}:{digest}"
 
 
-def _log_path(task: Task, tag: str) -> Path:
-    folder = forge_home() / "build-logs" / task.image_repository.split("/", 1)[1]
+def _log_path(context: BuildContext, tag: str) -> Path:
+    folder = forge_home() / "build-logs" / context.repository.split("/", 1)[1]
     folder.mkdir(parents=True, exist_ok=True)
     return folder / f"{tag.rsplit(':', 1)[1]}.log"
 
@@ -76,15 +102,18 @@ def build_image(
     base_id: str | None = None,
     force: bool = False,
     on_line: Callable[[str], None] = lambda line: None,
+    context: BuildContext | None = None,
 ) -> BuildResult:
-    """Build one task's image unless its content-hash tag already exists. Raises BuildError on failure."""
+    """Build one task's image (of `context`, default its `environment/`) unless its content-hash tag
+    already exists. Raises BuildError on failure."""
     started = time.monotonic()
-    if base_id is None and uses_forge_base(task):
+    context = context or task_context(task)
+    if base_id is None and uses_forge_base(task, context):
         try:
             base_id = current_base_id(client)
         except BaseImageError as exc:
             raise BuildError(task.name, str(exc)) from exc
-    tag = image_tag(task, base_id or "")
+    tag = image_tag(task, base_id or "", context)
     if not force:
         try:
             image = client.images.get(tag)
@@ -92,11 +121,11 @@ def build_image(
             pass
         else:
             return BuildResult(task=task.name, tag=tag, image_id=image.id, seconds=time.monotonic() - started)
-    if not task.dockerfile.is_file():
+    if not context.dockerfile.is_file():
         raise BuildError(task.name, f"prebuilt image {tag} is not present locally and cannot be pulled here")
 
-    log_path = _log_path(task, tag)
-    timeout = task.config.environment.build_timeout_sec
+    log_path = _log_path(context, tag)
+    timeout = context.build_timeout_sec
     deadline = started + timeout
     step: str | None = None
     with log_path.open("w", encoding="utf-8") as log:
@@ -108,12 +137,12 @@ def build_image(
 
         try:
             stream = client.api.build(
-                path=str(task.environment_dir),
+                path=str(context.directory),
                 tag=tag,
                 network_mode="host",
                 rm=True,
                 forcerm=True,
-                buildargs=build_args(task, base_id or ""),
+                buildargs=build_args(task, base_id or "", context),
                 decode=True,
                 timeout=int(timeout) + 5,
                 labels={LABEL_MANAGED: "true", LABEL_TASK: task.name, LABEL_HASH: tag.rsplit(":", 1)[1]},

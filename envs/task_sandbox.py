@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from envs.errors import SandboxStartError, TaskLoadError
 from envs.sandbox import Sandbox, SandboxSpec
 from envs.task import TASK_TOML, Task
-from envs.task_config import NetworkMode
+from envs.task_config import Healthcheck, NetworkMode
 
 _TEMPLATE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -74,16 +74,19 @@ def wait_until_healthy(sandbox: Sandbox, task: Task) -> None:
     Then the processes running (the task's services among them) become the sandbox's baseline: the
     ones the end of the agent phase spares."""
     check = task.config.environment.healthcheck
-    if check is None:
-        sandbox.mark_baseline()
-        return
+    if check is not None:
+        run_healthcheck(sandbox, task, check)
+    sandbox.mark_baseline()
+
+
+def run_healthcheck(sandbox: Sandbox, task: Task, check: Healthcheck) -> None:
+    """Run `check` until it passes (Docker HEALTHCHECK's semantics, as in wait_until_healthy)."""
     started = time.monotonic()
     failures = 0
     last = ""
     while True:
         result = sandbox.exec(check.command, timeout=check.timeout_sec)
         if result.ok:
-            sandbox.mark_baseline()
             return
         last = (result.stderr or result.stdout).strip()[-500:]
         in_start_period = time.monotonic() - started < check.start_period_sec

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from envs.cli import _interruptible, progress_bar
+from envs.cli import VerifierNetworkOpt, _interruptible, progress_bar
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
@@ -152,6 +152,7 @@ def rollout(
     timeout: Annotated[float | None, typer.Option(help="Agent timeout (default: each task's).")] = None,
     max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
+    verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
     from proxy.launch import build_engine
@@ -204,6 +205,7 @@ def rollout(
             on_done=lambda r: progress.update(
                 bar, advance=1, description=f"{harness}: {r.task} -> {r.reward}"
             ),
+            verifier_network=verifier_network,
         )
     _print_evaluation(evaluate([results]))
     infra = sum(r.status == "infra-error" for r in results)

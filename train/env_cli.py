@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from envs.cli import _fail, _interruptible, app, console
+from envs.cli import VerifierNetworkOpt, _fail, _interruptible, app, console
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
@@ -31,6 +31,10 @@ from train.rollout import run_rollout
 app.add_typer(harness_app, name="harness")
 
 DEFAULT_CATALOG = Path("catalog/claw")
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
 
 
 def _resolve_task(task: str, catalog: Path) -> Task:
@@ -65,6 +69,7 @@ def run(
     max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
     trace: Annotated[bool, typer.Option(help="Run the harness under strace; list what it reached.")] = False,
     run_dir: Annotated[Path | None, typer.Option(help="Where records and logs go.")] = None,
+    verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests."""
     loaded = _resolve_task(task, catalog)
@@ -116,6 +121,7 @@ def run(
                 timeout=timeout,
                 max_turns=max_turns,
                 trace=trace,
+                verifier_network=verifier_network,
             )
     table = Table(show_header=False, title=f"forge-env run: {loaded.name} with {chosen.name}")
     reward = "-" if result.reward is None else f"{result.reward:g}"
@@ -131,6 +137,13 @@ def run(
                 "addresses tried",
                 escape(", ".join(sorted({c.address for c in h.connects if c.address})) or "none"),
             )
+    for step in result.steps:
+        table.add_row(
+            f"step {step.name}", f"reward {_fmt(step.verifier.reward)}, harness {step.harness_run.status}"
+        )
+    if result.verifier is not None and result.verifier.exit_code is not None:
+        where = result.logs_dir / ("steps/" + result.steps[-1].name if result.steps else "") / "verifier"
+        table.add_row("tests", f"exit {result.verifier.exit_code}; output in {where}/")
     table.add_row("model calls", f"{result.calls} recorded, {result.chains} token chain(s)")
     table.add_row("records", str(run_dir / "calls.sqlite"))
     table.add_row("logs", str(result.logs_dir))

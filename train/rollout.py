@@ -22,10 +22,12 @@ from pydantic import BaseModel, Field
 from envs.errors import EnvsError
 from envs.model_relay import rollout_routes
 from envs.sandbox import create_sandbox
-from envs.task import Task
+from envs.steps import combine_rewards, min_reward_met, prepare_step, step_timeout
+from envs.task import Task, TaskStep
 from envs.task_config import NetworkMode
 from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 from envs.verifier import VerifierResult, run_verifier
+from envs.verifier_image import verify_options
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from harnesses.headless import HarnessRun, run_headless
@@ -44,6 +46,14 @@ may have broken what they need). infra-error: the machinery failed (image, sandb
 launch) and the rollout says nothing about the agent."""
 
 
+class StepOutcome(BaseModel):
+    """One step of a multi-step task: the agent's run and its tests."""
+
+    name: str
+    harness_run: HarnessRun
+    verifier: VerifierResult
+
+
 class RolloutResult(BaseModel):
     """What one rollout did, as written to `<logs_dir>/result.json`."""
 
@@ -59,7 +69,11 @@ class RolloutResult(BaseModel):
     """Which of the task's samples this is (rollouts of one task with one harness form a group)."""
     reward: float | None = None
     harness_run: HarnessRun | None = None
+    """The (last step's) harness run."""
     verifier: VerifierResult | None = None
+    """The (last step's) verification."""
+    steps: list[StepOutcome] = Field(default_factory=list)
+    """Each step reached, for a multi-step task; `reward` combines theirs (envs.steps)."""
     error: str | None = None
     error_class: str | None = None
     """For infra-error: the exception class (SandboxStartError, BuildError, ...); for a scored rollout
@@ -96,8 +110,11 @@ def run_rollout(
     max_turns: int | None = None,
     trace: bool = False,
     backend: str = "docker",
+    verifier_network: bool = False,
 ) -> RolloutResult:
-    """Run `harness` on `task` once, score it, attach the reward to the proxy's record of the rollout."""
+    """Run `harness` on `task` once (each step in turn, for a multi-step task), score it, attach the reward
+    to the proxy's record of the rollout. `verifier_network` is the opt-in that lets the tests have the
+    network their task declares (envs.verifier.VerifyOptions)."""
     rollout_id = rollout_id or new_rollout_id(task, harness)
     logs_dir = logs_root / rollout_id
     logs_dir.mkdir(parents=True, exist_ok=True)
@@ -120,50 +137,80 @@ def run_rollout(
         spec.model_routes = rollout_routes(rollout_id)
         spec.mounts.append(bundle.mount())
         spec.labels[HARNESS_LABEL] = harness.name
+        verify = verify_options(task, image, verifier_network)
         with create_sandbox(spec, backend) as sandbox:
             wait_until_healthy(sandbox, task)
             result.timings["sandbox_start_sec"] = time.monotonic() - started
-            harness_run = run_headless(
-                sandbox,
-                harness,
-                bundle,
-                instruction=task.instruction,
-                model=model,
-                base_url=f"http://127.0.0.1:{spec.model_port}/rollouts/{rollout_id}",
-                api_key=f"{KEY_PREFIX}{rollout_id}",
-                timeout=timeout or task.config.agent.timeout_sec,
-                workdir=sandbox.process_defaults().workdir,
-                user=task.config.agent.user,
-                logs_dir=logs_dir,
-                max_turns=max_turns,
-                trace=trace,
-            )
-            result.harness_run = harness_run
-            result.timings["agent_sec"] = harness_run.duration_sec
-            unanswered = _never_answered(proxy, rollout_id)
-            if harness_run.status == "not-started":
-                result.error, result.error_class = harness_run.error, "HarnessNotStarted"
-            elif unanswered is not None:
-                result.error, result.error_class = (
-                    _no_model_message(harness_run, unanswered),
-                    "HarnessNoModel",
+            workdir = sandbox.process_defaults().workdir
+            steps: list[TaskStep | None] = list(task.steps) or [None]
+            rewards: list[float] = []
+            for index, step in enumerate(steps):
+                last = index == len(steps) - 1
+                step_logs = logs_dir if step is None else logs_dir / "steps" / step.name
+                if step is not None:
+                    prepare_step(sandbox, task, step, workdir)
+                harness_run = run_headless(
+                    sandbox,
+                    harness,
+                    bundle,
+                    instruction=task.instruction if step is None else step.instruction,
+                    model=model,
+                    base_url=f"http://127.0.0.1:{spec.model_port}/rollouts/{rollout_id}",
+                    api_key=f"{KEY_PREFIX}{rollout_id}",
+                    timeout=timeout or step_timeout(task, step),
+                    workdir=workdir,
+                    user=(step.config.agent.user if step is not None else None) or task.config.agent.user,
+                    logs_dir=step_logs,
+                    max_turns=max_turns,
+                    trace=trace,
                 )
-            else:
+                result.harness_run = harness_run
+                result.timings["agent_sec"] = result.timings.get("agent_sec", 0.0) + harness_run.duration_sec
+                unanswered = _never_answered(proxy, rollout_id)
+                if harness_run.status == "not-started":
+                    result.error, result.error_class = harness_run.error, "HarnessNotStarted"
+                    return _finish(result, proxy, task, harness, started)
+                if unanswered is not None:
+                    result.error = _no_model_message(harness_run, unanswered)
+                    result.error_class = "HarnessNoModel"
+                    return _finish(result, proxy, task, harness, started)
                 verify_started = time.monotonic()
-                result.verifier = run_verifier(sandbox, task, backend)
-                result.timings["verify_sec"] = time.monotonic() - verify_started
-                result.reward = result.verifier.reward
-                result.status = "scored" if result.reward is not None else "verifier-error"
-                result.error, result.error_class = result.verifier.error, result.verifier.error_class
+                options = verify.model_copy(
+                    update={"step": step, "keep_model": not last, "logs_dir": step_logs}
+                )
+                verdict = run_verifier(sandbox, task, backend, options)
+                result.timings["verify_sec"] = result.timings.get("verify_sec", 0.0) + (
+                    time.monotonic() - verify_started
+                )
+                result.verifier = verdict
+                result.error, result.error_class = verdict.error, verdict.error_class
+                if step is not None:
+                    result.steps.append(
+                        StepOutcome(name=step.name, harness_run=harness_run, verifier=verdict)
+                    )
+                if verdict.reward is None:
+                    result.status = "verifier-error"
+                    return _finish(result, proxy, task, harness, started)
+                rewards.append(verdict.reward)
+                if step is not None and not min_reward_met(step, verdict.reward, verdict.details):
+                    break
+            result.reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
+            result.status = "scored"
     except EnvsError as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
     except Exception as exc:  # a bug of ours, or of a library: recorded here, the set goes on
         result.status, result.reward = "infra-error", None
         result.error, result.error_class = str(exc), type(exc).__name__
         result.traceback = traceback.format_exc()
+    return _finish(result, proxy, task, harness, started)
+
+
+def _finish(
+    result: RolloutResult, proxy: ProxySession, task: Task, harness: Harness, started: float
+) -> RolloutResult:
     result.timings["total_sec"] = time.monotonic() - started
     _record_outcome(proxy, result, task, harness)
-    (logs_dir / RESULT_FILE).write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
+    (result.logs_dir / RESULT_FILE).write_text(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
     return result
 
 

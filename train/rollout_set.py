@@ -89,6 +89,7 @@ def run_rollout_set(
     max_turns: int | None = None,
     on_done: Callable[[RolloutResult], None] = lambda result: None,
     rollout_ids: Callable[[Task, int], str] | None = None,
+    verifier_network: bool = False,
 ) -> list[RolloutResult]:
     """Run `samples` rollouts of every (task, image), skipping those results.jsonl already has scored.
 
@@ -128,6 +129,7 @@ def run_rollout_set(
             run=run_dir.name,
             timeout=timeout,
             max_turns=max_turns,
+            verifier_network=verifier_network,
         )
         writer.write(result)
         return result

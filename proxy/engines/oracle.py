@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import io
+import logging
 import re
 import shlex
 import tarfile
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from envs.task import Task, find_task_dirs, load_task
+from envs.task import Task, TaskStep, find_task_dirs, inspect_task, load_task
 from envs.task_sandbox import resolve_env
 from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
 from proxy.engines.base import Engine
@@ -36,6 +37,8 @@ from proxy.engines.scripted import Policy, ScriptedTokens
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenEngine, load_tokenizer
 from proxy.errors import BadRequest
+
+log = logging.getLogger("forge.proxy")
 
 ROLLOUT_TASK_SEPARATOR = "--"
 SUBMIT_SENTINELS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",)
@@ -53,20 +56,21 @@ readable shell (a learnable teacher trajectory, about half the tokens of the pac
 HEREDOC_END = "FORGE_SOLUTION_EOF"
 
 
-def solution_command(task: Task) -> str:
+def solution_command(task: Task, solution_dir: Path | None = None) -> str:
     """A shell command that runs the task's reference solution in its working directory.
 
     The working directory is `[environment] workdir` when set (a `cd` first), else the harness's own,
     which is the image's WORKDIR. A short solve.sh goes as it is. A longer one goes as a here-document
     into a temporary folder; a solution of several files, or not text, is packed (tar.gz, base64) and
     unpacked there. The script runs in the working directory and the folder is removed with
-    `find -delete` (Codex refuses commands with `rm -rf`)."""
-    files = [p for p in task.solution_dir.rglob("*") if p.is_file()]
+    `find -delete` (Codex refuses commands with `rm -rf`). `solution_dir` is a step's own solution."""
+    solution_dir = solution_dir or task.solution_dir
+    files = [p for p in solution_dir.rglob("*") if p.is_file()]
     env = resolve_env(task, task.config.solution.env, "solution")
     exports = "".join(f"export {k}={shlex.quote(v)}; " for k, v in env.items())
     workdir = task.config.environment.workdir
     cd = f"cd {shlex.quote(workdir)} && " if workdir else ""
-    solve = task.solution_dir / "solve.sh"
+    solve = solution_dir / "solve.sh"
     if files == [solve] and solve.stat().st_size <= INLINE_MAX_BYTES:
         body = [line for line in solve.read_text().splitlines() if line.strip() and not line.startswith("#!")]
         return f"{cd}{exports}" + "\n".join(body)
@@ -82,7 +86,7 @@ def solution_command(task: Task) -> str:
         )
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        tar.add(str(task.solution_dir), arcname=".")
+        tar.add(str(solution_dir), arcname=".")
     payload = base64.b64encode(buf.getvalue()).decode()
     return f'd=$(mktemp -d /tmp/forge-oracle.XXXXXX) && echo {payload} | base64 -d | tar -xz -C "$d" && {run}'
 
@@ -144,10 +148,20 @@ class OraclePolicy(NopPolicy):
         roots = [catalog] if isinstance(catalog, str | Path) else list(catalog)
         self.tasks: dict[str, Task] = {}
         self._by_slug: dict[str, Task] = {}
+        self.skipped: dict[str, str] = {}
+        """Tasks of the catalog that do not load (a refused Harbor feature, say): the first error of each."""
         for root in roots:
-            dirs = [Path(root)] if (Path(root) / "task.toml").is_file() else find_task_dirs(root)
-            for path in dirs:
-                task = load_task(path)
+            single = (Path(root) / "task.toml").is_file()
+            for path in [Path(root)] if single else find_task_dirs(root):
+                if single:
+                    task = load_task(path)  # the one task asked for: its error is the caller's
+                else:
+                    found, problems = inspect_task(path)
+                    if found is None:
+                        self.skipped[str(path)] = str(next(p for p in problems if p.severity == "error"))
+                        log.warning("oracle: skipping %s", self.skipped[str(path)])
+                        continue
+                    task = found
                 self.tasks[task.name] = task
                 self._by_slug[task.slug] = task
         if not self.tasks:
@@ -176,11 +190,22 @@ class OraclePolicy(NopPolicy):
 
     def commands(self, request: GenerationRequest) -> list[str]:
         task = self.task_for(request)
-        if not task.has_solution:
+        step = self._step_for(task, request)
+        own = step.solution_dir if step is not None else None
+        if own is None and not task.has_solution:
             raise BadRequest(f"oracle: task {task.name!r} has no solution/solve.sh")
-        if task.name not in self._solutions:
-            self._solutions[task.name] = solution_command(task)
-        return [self._solutions[task.name], *super().commands(request)]
+        key = f"{task.name}/{step.name}" if own is not None and step is not None else task.name
+        if key not in self._solutions:
+            self._solutions[key] = solution_command(task, own)
+        return [self._solutions[key], *super().commands(request)]
+
+    @staticmethod
+    def _step_for(task: Task, request: GenerationRequest) -> TaskStep | None:
+        """The step of a multi-step task whose instruction the harness was given (each step is a run of
+        its own, so its conversation holds that step's instruction)."""
+        text = re.sub(r"\s+", " ", "\n".join(m.content for m in request.messages if m.role == "user"))
+        found = [s for s in task.steps if (i := re.sub(r"\s+", " ", s.instruction).strip()) and i in text]
+        return max(found, key=lambda s: len(s.instruction)) if found else None
 
     def workdir(self, request: GenerationRequest) -> str | None:
         return self.task_for(request).config.environment.workdir

@@ -1,0 +1,2 @@
+#!/bin/bash
+redis-cli -h redis set greeting hello

@@ -1,0 +1,2 @@
+#!/bin/bash
+printf '# Report\n\nAll good.\n' > /app/report.md

@@ -1,0 +1,2 @@
+#!/bin/bash
+if [ "$(cat /app/notes.txt 2>/dev/null)" = first ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt

@@ -1,0 +1,2 @@
+#!/bin/bash
+cat extra.txt >> notes.txt

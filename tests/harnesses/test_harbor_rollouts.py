@@ -1,0 +1,133 @@
+"""Harbor-format tasks (tests/envs/harbor_tasks) run unchanged through real harnesses and the proxy: the
+oracle scores 1 with each harness (the agent runs in the image's WORKDIR, an `org/name` task reaches its
+model, the ENTRYPOINT's service is up, every step of a multi-step task runs and is verified, a separate
+verifier environment scores the artifacts), doing nothing scores 0, the tests' output is kept with the
+rollout's logs, and a harness that never reaches its model is an infrastructure error, not a 0."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import docker
+import pytest
+
+import train.rollout
+from envs.image_builder import build_image
+from envs.task import Task, load_task
+from harnesses.registry import HARNESSES, get_harness
+from proxy.engines.oracle import NopEngine, OracleEngine
+from tests.conftest import harness_bundle
+from train.proxy_session import ProxySession
+from train.rollout import RolloutResult, run_rollout
+
+pytestmark = pytest.mark.docker
+
+HARBOR_TASKS = Path(__file__).resolve().parents[1] / "envs" / "harbor_tasks"
+TASKS = (
+    "workdir-from-dockerfile",
+    "org-name",
+    "entrypoint-service",
+    "multi-score",
+    "multi-step",
+    "separate-verifier",
+)
+TWO_HARNESSES = ("forge-react", "mini-swe-agent")
+INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reason() is None]
+
+
+@pytest.fixture(scope="module")
+def harbor(client: docker.DockerClient, base_image: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the Harbor tasks with their images built."""
+    root = shutil.copytree(HARBOR_TASKS, tmp_path_factory.mktemp("harbor") / "harbor")
+    for name in TASKS:
+        built = build_image(client, load_task(root / name))
+        assert built.ok, built.error
+    return root
+
+
+def _built(client: docker.DockerClient, root: Path, name: str) -> tuple[Task, str]:
+    task = load_task(root / name)
+    built = build_image(client, task)
+    assert built.ok and built.tag
+    return task, built.tag
+
+
+def _explain(result: RolloutResult) -> str:
+    run, verdict = result.harness_run, result.verifier
+    return (
+        f"{result.status} reward={result.reward} {result.error_class}: {result.error}\n"
+        f"harness: {run.status if run else '-'} exit={run.exit_code if run else '-'} "
+        f"stderr: {run.stderr_tail[-800:] if run else ''}\n"
+        f"tests: {verdict.stdout[-800:] if verdict else ''} {verdict.stderr[-800:] if verdict else ''}\n"
+        f"logs: {result.logs_dir}"
+    )
+
+
+def _rollout(
+    client: docker.DockerClient, harbor: Path, name: str, harness_name: str, engine: object, tmp_path: Path
+) -> RolloutResult:
+    task, image = _built(client, harbor, name)
+    harness = get_harness(harness_name)
+    with ProxySession(engine, tmp_path / f"{name}-{harness_name}") as proxy:  # type: ignore[arg-type]
+        return run_rollout(
+            task, image, harness, harness_bundle(harness), proxy, model="forge-policy", logs_root=tmp_path
+        )
+
+
+@pytest.mark.parametrize("harness_name", TWO_HARNESSES)
+@pytest.mark.parametrize("name", TASKS)
+def test_the_oracle_scores_one_on_a_harbor_task_through_a_harness(
+    client: docker.DockerClient,
+    harbor: Path,
+    tiny_model_dir: Path,
+    tmp_path: Path,
+    name: str,
+    harness_name: str,
+) -> None:
+    oracle = OracleEngine(harbor, tokenizer=tiny_model_dir)
+    result = _rollout(client, harbor, name, harness_name, oracle, tmp_path)
+    assert result.status == "scored" and result.reward == 1.0, _explain(result)
+    verifier_logs = result.logs_dir / ("steps/extend" if name == "multi-step" else "") / "verifier"
+    assert (verifier_logs / "test-stdout.txt").is_file() and (verifier_logs / "reward.txt").exists() != (
+        verifier_logs / "reward.json"
+    ).exists(), "the tests' output and the files they left are kept with the rollout"
+    if name == "org-name":
+        assert result.rollout_id.startswith("harbor__hello-org--") and result.calls >= 2
+    if name == "multi-step":
+        assert [(s.name, s.verifier.reward) for s in result.steps] == [("create", 1.0), ("extend", 1.0)]
+        assert (result.logs_dir / "steps" / "create" / "verifier" / "test-stdout.txt").is_file()
+    if name == "multi-score":
+        assert result.verifier is not None and result.verifier.details == {"correctness": 1.0, "style": 1.0}
+
+
+@pytest.mark.parametrize("harness_name", INSTALLABLE)
+def test_every_harness_works_in_the_images_workdir(
+    client: docker.DockerClient, harbor: Path, tiny_model_dir: Path, tmp_path: Path, harness_name: str
+) -> None:
+    """WORKDIR only in the Dockerfile and a solution with relative paths: 0 if the agent ran in `/`."""
+    oracle = OracleEngine(harbor, tokenizer=tiny_model_dir)
+    result = _rollout(client, harbor, "workdir-from-dockerfile", harness_name, oracle, tmp_path)
+    assert result.status == "scored" and result.reward == 1.0, _explain(result)
+
+
+@pytest.mark.parametrize("name", ["multi-step", "separate-verifier", "entrypoint-service"])
+def test_doing_nothing_scores_zero_on_a_harbor_task(
+    client: docker.DockerClient, harbor: Path, tmp_path: Path, name: str
+) -> None:
+    result = _rollout(client, harbor, name, "forge-react", NopEngine(), tmp_path)
+    assert result.status == "scored" and result.reward == 0.0, _explain(result)
+    if name == "multi-step":  # the first step scored 0 and has no bar; the second ran and scored 0 too
+        assert [(s.name, s.verifier.reward) for s in result.steps] == [("create", 0.0), ("extend", 0.0)]
+
+
+def test_a_harness_that_never_reaches_its_model_is_an_infrastructure_error(
+    client: docker.DockerClient, harbor: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As when an `org/name` slash broke the route: the relay lets through a route the harness does not
+    use, every call of the harness is refused, and the rollout says infra-error, never scored 0."""
+    monkeypatch.setattr(train.rollout, "rollout_routes", lambda rollout_id: ["/rollouts/someone-else/v1/"])
+    result = _rollout(client, harbor, "org-name", "forge-react", NopEngine(), tmp_path)
+    assert result.status == "infra-error" and result.reward is None, _explain(result)
+    assert result.error_class == "HarnessNoModel" and result.verifier is None
+    assert "no call" in (result.error or "")
