@@ -174,12 +174,14 @@ def _keep_output(sandbox: Sandbox, run: ExecResult, logs_dir: Path | None) -> No
             (folder / "NOT-KEPT.txt").write_text(f"{VERIFIER_DIR} was not kept: {exc}\n")
             return
         buf.seek(0)
-        with (
-            tempfile.TemporaryDirectory(prefix="forge-verifier-logs-") as tmp,
-            tarfile.open(fileobj=buf) as tar,
-        ):
-            tar.extractall(tmp, filter="data")
-            for item in (Path(tmp) / "verifier").iterdir():
+        with tempfile.TemporaryDirectory(prefix="forge-verifier-logs-") as tmp:
+            try:
+                with tarfile.open(fileobj=buf) as tar:
+                    tar.extractall(tmp, filter="data")  # no links out, no devices, no absolute names
+            except (tarfile.TarError, OSError) as exc:
+                (folder / "NOT-KEPT.txt").write_text(f"{VERIFIER_DIR} was not kept whole: {exc}\n")
+            kept = Path(tmp) / "verifier"
+            for item in kept.iterdir() if kept.is_dir() else ():
                 if item.name in (TEST_STDOUT, TEST_STDERR) or item.is_symlink():
                     continue
                 target = folder / item.name

@@ -5,16 +5,20 @@ runner at verify time; a compose task is refused at `check`."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from pathlib import Path
 
 import docker
+import docker.errors
 import pytest
 
 from envs.gate import VerificationRecord, verify_task
+from envs.image_builder import build_image
 from envs.task import Task, inspect_task, load_task
 from envs.task_config import NetworkMode
+from envs.verifier_image import prepared_tag
 
 pytestmark = pytest.mark.docker
 
@@ -87,6 +91,10 @@ def test_a_test_sh_that_installs_its_runner_fails_offline_and_passes_with_the_op
     """Our default verifies with no network, so the runner cannot be installed and the oracle scores 0;
     `--verifier-network` gives the tests the network the task declares (Harbor's default: public)."""
     task = _task("installs-runner", tmp_path)
+    built = build_image(client, task)
+    assert built.tag is not None
+    with contextlib.suppress(docker.errors.ImageNotFound):  # a layer another test prepared would pass
+        client.images.remove(prepared_tag(built.tag), force=True)
     offline = verify_task(client, task, runs=1, write=False, forgery=False)
     assert not offline.verified and offline.oracle_rewards == [0.0], _explain(offline)
     assert "bc" in offline.oracle[0].verifier_stderr + offline.oracle[0].verifier_stdout

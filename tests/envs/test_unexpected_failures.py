@@ -16,7 +16,7 @@ import train.rollout
 from envs.image_builder import build_image
 from envs.sandbox import Sandbox
 from envs.task import Task, load_task
-from envs.verifier import VerifierResult, run_verifier
+from envs.verifier import VerifierResult, VerifyOptions, run_verifier
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
 from proxy.engines.oracle import NopEngine
@@ -28,10 +28,12 @@ pytestmark = pytest.mark.docker
 
 
 def _explodes_for(name: str) -> Any:
-    def verifier(sandbox: Sandbox, task: Task, backend: str = "docker") -> VerifierResult:
+    def verifier(
+        sandbox: Sandbox, task: Task, backend: str = "docker", options: VerifyOptions | None = None
+    ) -> VerifierResult:
         if task.name == name:
             raise RuntimeError("a bug in the verifier")
-        return run_verifier(sandbox, task, backend)
+        return run_verifier(sandbox, task, backend, options)
 
     return verifier
 

@@ -121,7 +121,25 @@ def test_a_hanging_harness_is_killed_at_the_timeout_and_still_scored(
 
 
 class CrashingHarness(ForgeReact):
+    """Asks its model once, then crashes."""
+
     name = "crash-test"
+
+    def launch(self, ctx: LaunchContext) -> Launch:
+        ask = (
+            "import json, urllib.request; urllib.request.urlopen(urllib.request.Request("
+            f"'{ctx.base_url}/v1/chat/completions', json.dumps({{'model': 'm', 'messages': "
+            "[{'role': 'user', 'content': 'hi'}]}).encode(), {'Content-Type': 'application/json', "
+            f"'Authorization': 'Bearer {ctx.api_key}'}})).read()"
+        )
+        script = f"python3 -c \"{ask}\" && echo 'harness blew up' >&2; exit 7"
+        return Launch(argv=["sh", "-c", script], env={"HOME": ctx.home})
+
+
+class CrashingAtStartHarness(ForgeReact):
+    """Crashes before it ever asks its model (a broken install, a wrong config)."""
+
+    name = "crash-at-start"
 
     def launch(self, ctx: LaunchContext) -> Launch:
         return Launch(argv=["sh", "-c", "echo 'harness blew up' >&2; exit 7"], env={"HOME": ctx.home})
@@ -130,6 +148,7 @@ class CrashingHarness(ForgeReact):
 def test_a_crashing_harness_is_recorded_and_still_scored(
     client: docker.DockerClient, tasks: dict[str, tuple[Task, str]], tmp_path: Path
 ) -> None:
+    """Once the model has answered, what the harness does next is the agent's: a crash scores 0."""
     task, image = tasks["organize-downloads"]
     bundle = build_bundle(ForgeReact())
     with ProxySession(NopEngine(), tmp_path / "proxy") as proxy:
@@ -137,11 +156,26 @@ def test_a_crashing_harness_is_recorded_and_still_scored(
             task, image, CrashingHarness(), bundle, proxy, model="m", logs_root=tmp_path, run="crash-test"
         )
     run = result.harness_run
-    assert run is not None and (run.status, run.exit_code) == ("failed", 7)
+    assert run is not None and (run.status, run.exit_code) == ("failed", 7), run
     assert "harness blew up" in run.stderr_tail
     assert (result.logs_dir / "stderr.txt").read_text().strip() == "harness blew up"
-    assert result.status == "scored" and result.reward == 0.0
+    assert result.status == "scored" and result.reward == 0.0 and result.calls == 1
     assert _containers_of(client, "crash-test") == []
+
+
+def test_a_harness_crashing_before_its_first_model_call_is_an_infrastructure_error(
+    client: docker.DockerClient, tasks: dict[str, tuple[Task, str]], tmp_path: Path
+) -> None:
+    """Nothing the model said can have caused it, so a 0 would train on the infrastructure."""
+    task, image = tasks["organize-downloads"]
+    with ProxySession(NopEngine(), tmp_path / "proxy") as proxy:
+        result = run_rollout(
+            task, image, CrashingAtStartHarness(), build_bundle(ForgeReact()), proxy, model="m",
+            logs_root=tmp_path, run="crash-at-start",
+        )  # fmt: skip
+    assert result.status == "infra-error" and result.reward is None and result.verifier is None
+    assert result.error_class == "HarnessNoModel" and "harness blew up" in (result.error or "")
+    assert _containers_of(client, "crash-at-start") == []
 
 
 def test_a_missing_image_is_an_infrastructure_error(
