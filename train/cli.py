@@ -30,6 +30,7 @@ from harnesses.harness import Harness
 from harnesses.installers import InstallError
 from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
 from train.evaluation import Evaluation, evaluate, to_markdown
+from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.rollout_set import load_results
 
 app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
@@ -364,8 +365,10 @@ def rl(
     timeout: Annotated[float | None, typer.Option(help="Agent timeout per rollout.")] = None,
     lr: Annotated[float, typer.Option(help="Learning rate (tuned for the embedded model).")] = 3e-4,
     kl_coef: Annotated[float, typer.Option(help="KL penalty to the starting policy.")] = 0.0,
-    clip_low: float = 0.2,
-    clip_high: float = 0.28,
+    clip_low: Annotated[float, typer.Option(help="PPO clip below: 1 - clip_low.")] = CLIP_LOW,
+    clip_high: Annotated[
+        float, typer.Option(help="PPO clip above: 1 + clip_high (clip-higher).")
+    ] = CLIP_HIGH,
     mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 4,
     sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 28,
     eval_samples: Annotated[
@@ -379,7 +382,7 @@ def rl(
     from pydantic import ValidationError
 
     from train.embedded import EmbeddedConfig, embedded_policy
-    from train.grpo import GRPOConfig
+    from train.grpo_config import GRPOConfig
     from train.grpo_loop import EvalRecord, GRPORunConfig, RunMismatch, StepRecord, run_grpo
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
     from train.settings_errors import describe_problems

@@ -19,21 +19,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import torch
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-
-class GRPOConfig(BaseModel):
-    """The knobs of the objective."""
-
-    clip_low: float = Field(default=0.2, gt=0, lt=1)
-    """eps_low: the ratio is clipped below at 1 - ε_low."""
-    clip_high: float = Field(default=0.2, gt=0)
-    """eps_high: clipped above at 1 + ε_high (DAPO's clip-higher sets it above ε_low)."""
-    kl_coef: float = Field(default=0.0, ge=0)
-    """Weight of the KL penalty to the reference policy (0: no reference model is kept)."""
-    scale_by_std: bool = True
-    """Divide by the group's reward std (GRPO); False keeps only the mean subtraction (Dr. GRPO)."""
-    eps: float = Field(default=1e-6, gt=0)
+from train.grpo_config import GRPOConfig
 
 
 class RolloutReward(BaseModel):
@@ -132,6 +120,19 @@ def token_losses(
     )
 
 
+def token_weights(rollout_index: torch.Tensor, num_rollouts: int, dtype: torch.dtype) -> torch.Tensor:
+    """Each trained token's weight in the loss: 1 / (rollouts with tokens * the tokens of its own rollout),
+    so the loss is the mean over rollouts of each rollout's mean token loss (a long rollout weighs no more
+    than a short one). The local trainer applies these same weights sample by sample."""
+    counts = torch.zeros(num_rollouts, dtype=dtype).index_add(
+        0, rollout_index, torch.ones(rollout_index.shape[0], dtype=dtype)
+    )
+    present = int((counts > 0).sum())
+    if present == 0:
+        return torch.zeros(rollout_index.shape[0], dtype=dtype)
+    return 1.0 / (present * counts[rollout_index])
+
+
 def policy_loss(
     logprobs: torch.Tensor,
     old_logprobs: torch.Tensor,
@@ -149,13 +150,7 @@ def policy_loss(
     if rollout_index.shape != (n,):
         raise ValueError(f"rollout_index has shape {tuple(rollout_index.shape)}, expected ({n},)")
     terms = token_losses(logprobs, old_logprobs, advantages, config, ref_logprobs)
-    token_loss = terms.loss
-    sums = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(0, rollout_index, token_loss)
-    counts = torch.zeros(num_rollouts, dtype=token_loss.dtype).index_add(
-        0, rollout_index, torch.ones_like(token_loss)
-    )
-    present = counts > 0
-    loss = (sums[present] / counts[present]).mean() if bool(present.any()) else token_loss.sum() * 0
+    loss = (terms.loss * token_weights(rollout_index, num_rollouts, terms.loss.dtype)).sum()
     with torch.no_grad():
         lr = terms.log_ratio
         parts = LossParts(

@@ -20,7 +20,8 @@ import torch
 from pydantic import BaseModel, Field
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
-from train.grpo import GRPOConfig, token_losses
+from train.grpo import token_losses, token_weights
+from train.grpo_config import GRPOConfig
 from train.trainer import StepMetrics, Trainer, TrainingSample
 
 TRAINER_STATE = "trainer.pt"
@@ -96,11 +97,17 @@ class LocalTrainer(Trainer):
         for batch in (b for b in batches if b):
             members = set(batch)
             chosen = [(i, s) for i, s in enumerate(usable) if s.rollout_id in members]
-            tokens_of: dict[str, int] = defaultdict(int)
-            for _, s in chosen:
-                tokens_of[s.rollout_id] += sum(s.response_mask)
+            index = {rollout: n for n, rollout in enumerate(batch)}
+            rollout_index = torch.tensor(
+                [index[s.rollout_id] for _, s in chosen for _ in range(int(self._mask(s).sum()))],
+                dtype=torch.long,
+            )
+            weights = token_weights(rollout_index, len(batch), torch.float32).split(
+                [int(self._mask(s).sum()) for _, s in chosen]
+            )
             self.optimizer.zero_grad(set_to_none=True)
-            for i, s in chosen:
+            for (i, s), weight in zip(chosen, weights, strict=True):
+                # policy_loss over the mini-batch, one sample's share at a time (its graph freed after it)
                 mask = self._mask(s)
                 new = self.response_logprobs(self.model, s)[mask]
                 ref = None
@@ -109,8 +116,7 @@ class LocalTrainer(Trainer):
                         ref = self.response_logprobs(self.reference, s)[mask]
                 advantages = torch.full_like(new, s.advantage)
                 terms = token_losses(new, old[i][mask], advantages, self.config.grpo, ref)
-                weight = 1.0 / (len(batch) * tokens_of[s.rollout_id])
-                contribution = terms.loss.sum() * weight
+                contribution = (terms.loss * weight.to(terms.loss.dtype)).sum()
                 contribution.backward()
                 totals["loss"] += float(contribution.detach())
                 totals["policy_loss"] += float(terms.surrogate.detach().sum())

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 from harnesses.registry import HARNESSES
 from proxy.parsers import PARSERS
+from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.settings_errors import describe_problems
 
 AGENT_LOOP_NAME = "openforge_proxy"
@@ -123,8 +124,8 @@ class VerlRecipe(BaseModel):
     agent_timeout: float | None = Field(default=None, gt=0)
     infra: Literal["drop", "zero"] = "drop"
     lr: float = Field(default=1e-6, gt=0)
-    clip_low: float = Field(default=0.2, gt=0, lt=1)
-    clip_high: float = Field(default=0.28, gt=0)
+    clip_low: float = Field(default=CLIP_LOW, gt=0, lt=1)
+    clip_high: float = Field(default=CLIP_HIGH, gt=0)
     kl_coef: float = Field(default=0.0, ge=0)
     scale_by_std: bool = True
     """GRPO divides by the group's reward std (False: Dr. GRPO)."""

@@ -7,7 +7,8 @@ import math
 import pytest
 import torch
 
-from train.grpo import GRPOConfig, LossParts, RolloutReward, group_advantages, policy_loss
+from train.grpo import LossParts, RolloutReward, group_advantages, policy_loss
+from train.grpo_config import GRPOConfig
 
 
 def _rewards(**groups: list[float]) -> list[RolloutReward]:

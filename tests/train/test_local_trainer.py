@@ -10,7 +10,8 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM
 
-from train.grpo import GRPOConfig, RolloutReward, group_advantages
+from train.grpo import RolloutReward, group_advantages, policy_loss
+from train.grpo_config import GRPOConfig
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.trainer import TrainingSample
 
@@ -117,3 +118,47 @@ def test_exported_weights_load_as_a_model(tiny_model_dir: Path, tmp_path: Path) 
 def test_loading_a_folder_that_is_not_a_checkpoint_says_so(tiny_model_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="is not a checkpoint"):
         LocalTrainer(tiny_model_dir).load_checkpoint(tmp_path)
+
+
+def test_the_local_grpo_step_minimises_grpo_policy_loss(tiny_model_dir: Path) -> None:
+    """The loss the local trainer reports (and differentiates) is train.grpo.policy_loss, the function the
+    veRL equality test checks: rollouts of different lengths, several chains of one rollout, sampling
+    log-probs away from the model's so ratios differ per token and clipping bites."""
+    config = GRPOConfig(clip_low=0.2, clip_high=0.28, kl_coef=0.0)
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3, mini_batches=1, grpo=config))
+    rng = random.Random(1)
+    samples = []
+    for rollout, (chains, length, advantage) in enumerate([(1, 2, 1.0), (2, 5, -0.5), (1, 9, 0.25)]):
+        for _ in range(chains):
+            response = [rng.randrange(100, 900) for _ in range(length)]
+            mask = [1] * length
+            mask[-1] = 0 if length > 2 else 1  # a framing token: not trained
+            samples.append(
+                TrainingSample(
+                    rollout_id=f"r{rollout}",
+                    prompt_ids=[rng.randrange(10, 99) for _ in range(4)],
+                    response_ids=response,
+                    response_mask=mask,
+                    logprobs=[0.0] * length,
+                    advantage=advantage,
+                )
+            )
+    with torch.no_grad():
+        new, old, adv, index = [], [], [], []
+        for s in samples:
+            keep = torch.tensor(s.response_mask, dtype=torch.bool)
+            current = trainer.response_logprobs(trainer.model, s)[keep]
+            new.append(current)
+            old.append((current + torch.linspace(-0.4, 0.4, current.shape[0]))[: current.shape[0]])
+            adv.append(torch.full_like(current, s.advantage))
+            index.append(torch.full((current.shape[0],), int(s.rollout_id[1:]), dtype=torch.long))
+        expected, _ = policy_loss(torch.cat(new), torch.cat(old), torch.cat(adv), torch.cat(index), 3, config)
+    shifted = []
+    for s, o in zip(samples, old, strict=True):
+        logprobs = iter(o.tolist())
+        shifted.append(
+            s.model_copy(update={"logprobs": [next(logprobs) if m else 0.0 for m in s.response_mask]})
+        )
+    metrics = trainer.grpo_step(shifted)
+    assert metrics.rollouts == 3 and metrics.trained_tokens == sum(int(t.shape[0]) for t in new)
+    assert metrics.loss == pytest.approx(float(expected), rel=1e-5, abs=1e-7)

@@ -41,7 +41,8 @@ from proxy.engines.base import Engine
 from proxy.engines.tokens import load_tokenizer
 from proxy.trajectory import Chain
 from tests.conftest import write_task
-from train.grpo import GRPOConfig, RolloutReward, group_advantages, policy_loss
+from train.grpo import RolloutReward, group_advantages, policy_loss
+from train.grpo_config import GRPOConfig
 from train.proxy_session import ProxySession
 from train.trainer import TrainingSample, create_trainer
 from train.verl_agent_loop import (
