@@ -32,9 +32,9 @@ from envs.model_relay import rollout_routes
 from envs.parallel import run_parallel
 from envs.sandbox import Sandbox, create_sandbox
 from envs.steps import combine_rewards, min_reward_met, prepare_step, step_timeout
-from envs.task import Task, TaskStep
+from envs.task import Task, TaskStep, resolve_env
 from envs.task_config import NetworkMode
-from envs.task_sandbox import resolve_env, task_sandbox_spec, wait_until_healthy
+from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 from envs.verifier import VerifierResult, VerifyOptions, run_verifier
 from envs.verifier_image import verify_options
 

@@ -16,9 +16,10 @@ from `tests/` (its Dockerfile), which holds /tests/test.sh itself.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -566,3 +567,32 @@ def resolve_task_dirs(paths: Iterable[Path], catalog: Path | None) -> list[Path]
             seen.add(key)
             unique.append(p)
     return unique
+
+
+_TEMPLATE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def resolve_env(
+    task: Task, env: Mapping[str, str], section: str, host: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Fill `${VAR}` / `${VAR:-default}` in env values from the host's environment (Harbor's syntax)."""
+    host = os.environ if host is None else host
+    resolved = {}
+    for key, value in env.items():
+
+        def fill(match: re.Match[str], key: str = key) -> str:
+            name, default = match.group(1), match.group(2)
+            found = host.get(name)
+            if found:
+                return found
+            if default is not None:
+                return default
+            raise TaskLoadError(
+                task.name,
+                TASK_TOML,
+                f"needs ${{{name}}} from the host environment, which is not set",
+                field=f"[{section}].env.{key}",
+            )
+
+        resolved[key] = _TEMPLATE.sub(fill, value)
+    return resolved

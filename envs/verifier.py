@@ -54,9 +54,9 @@ from envs.errors import (
 from envs.reward import MAX_REWARD_FILE_BYTES, REWARD_JSON, REWARD_TXT, VERIFIER_DIR, parse_reward
 from envs.sandbox import ExecResult, Preload, Sandbox, create_sandbox
 from envs.tamper import protected_patterns, tampered_paths
-from envs.task import TASK_TOML, Task, TaskStep
+from envs.task import TASK_TOML, Task, TaskStep, resolve_env
 from envs.task_config import NetworkMode, VerifierSandbox, harbor_artifact_paths, verifier_network_declared
-from envs.task_sandbox import resolve_env, task_sandbox_spec, wait_until_healthy
+from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 
 TESTS_DIR = "/tests"
 TEST_SHELL = "/bin/bash"

@@ -33,9 +33,8 @@ from envs.errors import BuildError
 from envs.image_builder import LABEL_MANAGED, LABEL_TASK, BuildContext, build_image
 from envs.reward import VERIFIER_DIR
 from envs.sandbox import SandboxSpec
-from envs.task import Task
+from envs.task import Task, resolve_env
 from envs.task_config import EnvironmentSection, NetworkMode, VerifierSandbox, verifier_network_declared
-from envs.task_sandbox import resolve_env
 from envs.verifier import VerifyOptions
 
 VERIFIER_REPOSITORY_PREFIX = "openforge/verifier-"

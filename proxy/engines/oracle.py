@@ -29,8 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from envs.task import Task, TaskStep, find_task_dirs, inspect_task, load_task
-from envs.task_sandbox import resolve_env
+from envs.task import Task, TaskStep, find_task_dirs, inspect_task, load_task, resolve_env
 from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
 from proxy.engines.base import Engine
 from proxy.engines.scripted import Policy, ScriptedTokens

@@ -203,7 +203,7 @@ def test_harbor_schema_1_1_fields(tmp_path: Path) -> None:
 
 
 def test_env_templates_are_filled_from_the_host(tmp_path: Path) -> None:
-    from envs.task_sandbox import resolve_env
+    from envs.task import resolve_env
 
     task = load_task(write_task(tmp_path, "env"))
     env = {"A": "${X}", "B": "${Y:-fallback}", "C": "pre-${X}-post", "D": "plain"}

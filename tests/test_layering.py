@@ -1,0 +1,79 @@
+"""Imports point one way (architecture.md): envs imports nothing of ours, harnesses only envs, proxy only
+envs' task loader, synth envs and train, train envs, harnesses and proxy. Every import statement counts,
+including those inside functions."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("envs", "harnesses", "proxy", "synth", "train")
+ALLOWED: dict[str, set[str]] = {
+    "envs": set(),
+    "harnesses": {"envs"},
+    "proxy": {"envs.task", "envs.task_config", "envs.errors"},
+    "synth": {"envs", "train"},
+    "train": {"envs", "harnesses", "proxy"},
+}
+"""What each package may import of the others: a package name allows all of it, a module name just it."""
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import in a file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def _allowed(package: str, module: str) -> bool:
+    top = module.split(".")[0]
+    if top not in PACKAGES or top == package:
+        return True
+    return any(module == rule or module.startswith(rule + ".") for rule in ALLOWED[package])
+
+
+def violations(root: Path = REPO) -> list[str]:
+    found = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            for line, module in _imports(path):
+                if not _allowed(package, module):
+                    found.append(f"{path.relative_to(root)}:{line} imports {module}")
+    return found
+
+
+def test_imports_point_one_way() -> None:
+    assert violations() == []
+
+
+@pytest.mark.parametrize(
+    ("package", "module", "ok"),
+    [
+        ("envs", "train.rollout", False),
+        ("envs", "harnesses.bundle", False),
+        ("harnesses", "envs.sandbox", True),
+        ("harnesses", "proxy.app", False),
+        ("proxy", "envs.task", True),
+        ("proxy", "envs.sandbox", False),
+        ("proxy", "envs.task_sandbox", False),
+        ("train", "synth", False),
+        ("synth", "train.rollout_set", True),
+        ("envs", "docker", True),
+    ],
+)
+def test_the_rule_itself(package: str, module: str, ok: bool) -> None:
+    assert _allowed(package, module) is ok
+
+
+def test_a_wrong_import_is_found(tmp_path: Path) -> None:
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+    (tmp_path / "envs" / "bad.py").write_text("def f():\n    from proxy.app import create_app\n")
+    assert violations(tmp_path) == ["envs/bad.py:2 imports proxy.app"]
