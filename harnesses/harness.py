@@ -9,7 +9,6 @@ installed once into a bundle (see `harnesses.bundle`), mounted read-only into ev
 from __future__ import annotations
 
 import json
-import shlex
 from abc import ABC, abstractmethod
 from typing import ClassVar, Literal
 
@@ -21,9 +20,6 @@ WireApi = Literal["chat.completions", "responses", "messages"]
 
 HARNESS_MOUNT = "/opt/forge/harness"
 """Bundles are mounted at HARNESS_MOUNT/<name>."""
-
-
-SYSTEM_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 
 
 class LaunchContext(BaseModel):
@@ -125,7 +121,3 @@ def json_lines(text: str) -> list[dict[str, object]]:
             if isinstance(event, dict):
                 events.append(event)
     return events
-
-
-def shell_quote(argv: list[str]) -> str:
-    return " ".join(shlex.quote(a) for a in argv)

@@ -117,10 +117,6 @@ def _extends(prompt: list[int], full: list[int]) -> bool:
     return len(prompt) >= len(full) and prompt[: len(full)] == full
 
 
-def _whole(call: CallRecord) -> list[int]:
-    return (call.prompt_ids or []) + (call.completion_ids or [])
-
-
 def _common_prefix(a: list[int], b: list[int]) -> int:
     n, block, i = min(len(a), len(b)), 256, 0
     while i + block <= n and a[i : i + block] == b[i : i + block]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
@@ -32,10 +31,6 @@ def sse(data: Any, event: str | None = None) -> str:
     """One server-sent event."""
     payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     return (f"event: {event}\n" if event else "") + f"data: {payload}\n\n"
-
-
-def new_id(prefix: str) -> str:
-    return f"{prefix}{uuid.uuid4().hex[:24]}"
 
 
 def chunks(text: str, size: int = STREAM_CHUNK_CHARS) -> Iterator[str]:
