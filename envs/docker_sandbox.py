@@ -54,6 +54,8 @@ services started (so they are the baseline)."""
 ENTRYPOINT_GRACE_SEC = 3.0
 """An entrypoint that has not run its command by then never will (a service in the foreground): our init
 is then started beside it."""
+RUN_DIR = "/run/forge"
+"""Our init's state (its run marker, `ready`, `error`): made empty before every start."""
 DOCKER_INIT = "/usr/sbin/docker-init"
 """Docker's own init (tini), put in the container by the engine (`init=True`)."""
 _DIFF_KINDS = {0: "changed", 1: "added", 2: "deleted"}
@@ -245,6 +247,11 @@ class DockerSandbox(Sandbox):
                     ) from exc
             if not ok:
                 raise PreloadError(f"could not unpack {preload.archive} in sandbox {self.name}")
+        fresh = io.BytesIO()  # no readiness marker an image (a committed sandbox, say) or a preload brought
+        with tarfile.open(fileobj=fresh, mode="w") as tar:
+            tar.addfile(tarfile.TarInfo(RUN_DIR.lstrip("/")), io.BytesIO(b""))  # replaces whatever is there
+            tar.addfile(_dir_entry(RUN_DIR.lstrip("/")))
+        container.put_archive("/", fresh.getvalue())
         return container
 
     def _warn_storage(self, spec: SandboxSpec, refusal: str) -> None:

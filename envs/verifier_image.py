@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from envs import labels
 from envs.content_hash import hash_directory
 from envs.docker_client import docker_client
-from envs.docker_sandbox import DockerSandbox
+from envs.docker_sandbox import RUN_DIR, DockerSandbox
 from envs.errors import BuildError
 from envs.image_builder import LABEL_MANAGED, LABEL_TASK, BuildContext, build_image
 from envs.reward import VERIFIER_DIR
@@ -216,7 +216,7 @@ def prepare_verifier_image(
             user=verifier.user or "root",
         )
         sandbox.kill_strays()  # no server the tests started may run (half-written) into the commit
-        remove = [VERIFIER_DIR, CA_TARGET] + ([] if baked else [TESTS_DIR])  # init.sh makes VERIFIER_DIR
+        remove = [VERIFIER_DIR, CA_TARGET, RUN_DIR] + ([] if baked else [TESTS_DIR])  # init.sh remakes them
         cleaned = sandbox.exec(
             f"rm -rf {' '.join(remove)} && {{ cat /etc/apt/apt.conf 2>/dev/null; "
             f"echo 'Acquire::Retries \"0\";'; }} > {APT_OFFLINE_CONF}",

@@ -218,3 +218,23 @@ def test_an_entrypoint_that_exits_is_a_clear_start_failure(
     image = _image_with_entrypoint(client, base_image, tmp_path, "#!/bin/sh\necho cannot start >&2\nexit 3\n")
     with pytest.raises(SandboxNotReady, match=r"(ENTRYPOINT|exited).*cannot start"):
         create_sandbox(_spec(image)).start()
+
+
+def test_an_image_with_a_stale_readiness_marker_still_starts_its_services(
+    client: docker.DockerClient, base_image: str, forge_home: Path, tmp_path: Path
+) -> None:
+    """An image made from a sandbox (a prepared verifier layer, a user's `docker commit`) carries our
+    init's markers; they must not make the sandbox look ready before its services started."""
+    (tmp_path / "10-service").write_text("#!/bin/sh\ntouch /tmp/service-started\n")
+    (tmp_path / "Dockerfile").write_text(
+        f"FROM {base_image}\nCOPY 10-service /etc/openforge/init.d/10-service\n"
+        "RUN chmod 755 /etc/openforge/init.d/10-service && mkdir -p /run/forge/init "
+        "&& touch /run/forge/ready\n"
+    )
+    tag = "openforge/test-stale-markers:latest"
+    client.images.build(path=str(tmp_path), tag=tag, rm=True, labels={"openforge.managed": "true"})
+    with create_sandbox(_spec(tag)) as sb:
+        started = sb.exec(
+            "for i in $(seq 50); do [ -e /tmp/service-started ] && exit 0; sleep 0.1; done; exit 1"
+        )
+        assert started.ok, "the image's init.d hook ran: our init ran, not fooled by the old markers"

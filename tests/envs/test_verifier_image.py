@@ -5,6 +5,8 @@ and cached like a task image."""
 from __future__ import annotations
 
 import contextlib
+import io
+import tarfile
 import time
 import uuid
 from pathlib import Path
@@ -88,6 +90,15 @@ def test_a_prepared_image_runs_tests_that_install_their_runner_offline(
         for key in ("Cmd", "Env", "WorkingDir", "Entrypoint"):  # no CA variable, no init, same WORKDIR
             assert made.attrs["Config"][key] == source.attrs["Config"][key], key
         assert set(made.attrs["Config"]["Volumes"] or {}) <= {SANDBOX_FILES}, "only our own bind's folder"
+        layer = client.containers.create(
+            prepared.image, entrypoint=["/bin/true"], labels={"openforge.managed": "true"}
+        )
+        try:  # read the committed filesystem itself, before any init ran in it
+            bits, _ = layer.get_archive("/run")
+            with tarfile.open(fileobj=io.BytesIO(b"".join(bits))) as tar:
+                assert [m.name for m in tar.getmembers() if m.name.startswith("run/forge")] == []
+        finally:
+            layer.remove(force=True)
 
         spec = SandboxSpec(image=prepared.image, network=NetworkMode.NONE, task=task.name, role="test")
         with DockerSandbox(spec) as sandbox:
