@@ -25,6 +25,8 @@ from docker.models.containers import Container
 from envs.errors import SandboxError
 
 DEATH_WAIT_SEC = 5.0
+THAW_WAIT_SEC = 10.0
+"""How long a refused unpause of a still-paused container is retried."""
 """How long to wait for the killed processes to be gone after the thaw."""
 
 
@@ -99,6 +101,30 @@ def _kill(process: HostProcess) -> bool:
         os.close(fd)
 
 
+def _thaw(container: Container) -> None:
+    """Unpause, and make sure of it: under load the engine can answer 409 while the freezer is still
+    settling, which once left a sandbox paused (its next exec refused) after the agent's processes died."""
+    deadline = time.monotonic() + THAW_WAIT_SEC
+    while True:
+        try:
+            container.unpause()
+            return
+        except docker.errors.APIError as exc:
+            if exc.status_code == 404:
+                return
+            if exc.status_code != 409:
+                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
+            try:
+                container.reload()
+            except docker.errors.NotFound:
+                return
+            if container.status != "paused":
+                return
+            if time.monotonic() > deadline:
+                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
+        time.sleep(0.05)
+
+
 def kill_processes(container: Container, spare: Callable[[HostProcess], bool]) -> int:
     """Freeze `container`, SIGKILL every process for which `spare` is false, thaw; returns how many were
     killed, after waiting (briefly) for them to be gone. A container that is not running has none."""
@@ -114,11 +140,7 @@ def kill_processes(container: Container, spare: Callable[[HostProcess], bool]) -
             if not spare(process) and _kill(process):
                 killed.append(process)
     finally:
-        try:
-            container.unpause()
-        except docker.errors.APIError as exc:
-            if exc.status_code not in (404, 409):
-                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
+        _thaw(container)
     deadline = time.monotonic() + DEATH_WAIT_SEC
     while time.monotonic() < deadline and any(start_ticks(p.pid) == p.start_ticks for p in killed):
         time.sleep(0.01)
