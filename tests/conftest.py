@@ -21,6 +21,20 @@ from proxy.model_init import init_model
 REPO = Path(__file__).resolve().parent.parent
 
 
+HARBOR_TASKS = Path(__file__).parent / "envs" / "harbor_tasks"
+"""Harbor-format tasks written as Harbor users write them (see docs/harbor.md)."""
+HARBOR_RUNNABLE = (
+    "workdir-from-dockerfile",
+    "org-name",
+    "entrypoint-service",
+    "multi-score",
+    "multi-step",
+    "separate-verifier",
+)
+"""Those that verify and run with no network (installs-runner needs one or a prepared layer; the compose
+task is refused)."""
+
+
 @pytest.fixture(scope="session")
 def client() -> docker.DockerClient:
     return docker_client()

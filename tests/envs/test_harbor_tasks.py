@@ -19,19 +19,9 @@ from envs.image_builder import build_image
 from envs.task import Task, inspect_task, load_task
 from envs.task_config import NetworkMode
 from envs.verifier_image import prepared_tag
+from tests.conftest import HARBOR_RUNNABLE, HARBOR_TASKS
 
 pytestmark = pytest.mark.docker
-
-HARBOR_TASKS = Path(__file__).parent / "harbor_tasks"
-OFFLINE = (
-    "workdir-from-dockerfile",
-    "org-name",
-    "entrypoint-service",
-    "multi-score",
-    "multi-step",
-    "separate-verifier",
-)
-"""Tasks that verify with no network."""
 
 
 def _task(name: str, tmp_path: Path) -> Task:
@@ -49,7 +39,7 @@ def _explain(record: VerificationRecord) -> str:
     return f"{record.reasons}\n{tails}"
 
 
-@pytest.mark.parametrize("name", OFFLINE)
+@pytest.mark.parametrize("name", HARBOR_RUNNABLE)
 def test_a_harbor_task_passes_the_gate_unchanged(
     client: docker.DockerClient, base_image: str, name: str, tmp_path: Path
 ) -> None:

@@ -17,21 +17,12 @@ from envs.image_builder import build_image
 from envs.task import Task, load_task
 from harnesses.registry import HARNESSES, get_harness
 from proxy.engines.oracle import NopEngine, OracleEngine
-from tests.conftest import harness_bundle
+from tests.conftest import HARBOR_RUNNABLE, HARBOR_TASKS, harness_bundle
 from train.proxy_session import ProxySession
 from train.rollout import RolloutResult, run_rollout
 
 pytestmark = pytest.mark.docker
 
-HARBOR_TASKS = Path(__file__).resolve().parents[1] / "envs" / "harbor_tasks"
-TASKS = (
-    "workdir-from-dockerfile",
-    "org-name",
-    "entrypoint-service",
-    "multi-score",
-    "multi-step",
-    "separate-verifier",
-)
 TWO_HARNESSES = ("forge-react", "mini-swe-agent")
 INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reason() is None]
 
@@ -40,7 +31,7 @@ INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reaso
 def harbor(client: docker.DockerClient, base_image: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the Harbor tasks with their images built."""
     root = shutil.copytree(HARBOR_TASKS, tmp_path_factory.mktemp("harbor") / "harbor")
-    for name in TASKS:
+    for name in HARBOR_RUNNABLE:
         built = build_image(client, load_task(root / name))
         assert built.ok, built.error
     return root
@@ -76,7 +67,7 @@ def _rollout(
 
 
 @pytest.mark.parametrize("harness_name", TWO_HARNESSES)
-@pytest.mark.parametrize("name", TASKS)
+@pytest.mark.parametrize("name", HARBOR_RUNNABLE)
 def test_the_oracle_scores_one_on_a_harbor_task_through_a_harness(
     client: docker.DockerClient,
     harbor: Path,
