@@ -284,7 +284,10 @@ class DockerSandbox(Sandbox):
                     ["/bin/sh", "-c", "test -e /run/forge/ready"], user="root"
                 ).ok  # a builtin
             except docker.errors.APIError as exc:
-                if exc.status_code != 409:  # 409: not running (any more): said below, with its logs
+                # the container stopped under the exec (409, or 500 when it exits mid-exec): said
+                # below, with its logs; any other refusal is raised as it is
+                self._container().reload()
+                if exc.status_code != 409 and self._container().status in ("running", "created"):
                     raise
                 ready = False
             if ready:
