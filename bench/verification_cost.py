@@ -30,7 +30,7 @@ from envs.task_config import VerifierSandbox  # noqa: E402
 from harnesses.bundle import build_bundle  # noqa: E402
 from harnesses.forge_react import ForgeReact  # noqa: E402
 from proxy.engines.oracle import OracleEngine  # noqa: E402
-from train.proxy_session import ProxySession  # noqa: E402
+from proxy.session import ProxySession  # noqa: E402
 from train.rollout import run_rollout  # noqa: E402
 
 STEPS = ("kill", "artifacts", "sandbox", "tamper_check", "tests")

@@ -1,7 +1,7 @@
 """`forge-env`: check, build, verify and clean up task environments.
 
 The console script adds `harness` and `run`, which need the harness registry and the proxy; envs imports
-neither, so the full command is composed in `train.env_cli`.
+neither, so the full command is composed in `train.cli.env`.
 """
 
 from __future__ import annotations

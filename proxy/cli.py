@@ -40,12 +40,12 @@ def engine_local(
     import uvicorn
     from transformers.utils import logging as hf_logging
 
-    from proxy.local_engine import LocalEngine, create_app
+    from proxy.cpu_engine import CpuEngine, create_app
 
     if not (model / "config.json").is_file():
         raise typer.BadParameter(f"{model} is not a model directory (no config.json)", param_hint="--model")
     hf_logging.disable_progress_bar()
-    engine = LocalEngine(
+    engine = CpuEngine(
         model,
         max_batch_size=max_batch_size,
         batch_wait_s=batch_wait_ms / 1000,
@@ -69,7 +69,7 @@ def init_model(
     """Build a small random Qwen3-architecture model with a locally trained tokenizer and chat template."""
     from transformers.utils import logging as hf_logging
 
-    from proxy.model_init import init_model as build
+    from proxy.cpu_engine.model_init import init_model as build
 
     if directory.exists() and any(directory.iterdir()) and not force:
         raise typer.BadParameter(f"{directory} is not empty (use --force)", param_hint="DIRECTORY")

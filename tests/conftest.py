@@ -16,7 +16,7 @@ from envs.docker_client import docker_client
 from envs.reaper import owner_alive
 from harnesses.bundle import Bundle, build_bundle, find_bundle
 from harnesses.harness import Harness
-from proxy.model_init import init_model
+from proxy.cpu_engine.model_init import init_model
 
 REPO = Path(__file__).resolve().parent.parent
 

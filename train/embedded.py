@@ -16,10 +16,10 @@ from pydantic import BaseModel, Field
 from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
+from proxy.cpu_engine.model_init import init_model
 from proxy.engines.oracle import OracleEngine
-from proxy.model_init import init_model
+from proxy.session import ProxySession
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
-from train.proxy_session import ProxySession
 from train.rollout import RolloutResult
 from train.rollout_set import run_rollout_set
 from train.sft import collect, save_dataset, train

@@ -26,9 +26,9 @@ from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
+from proxy.policy_server import PolicyServer
 from train.grpo import RolloutReward, group_advantages
 from train.local_trainer import LocalTrainerConfig
-from train.policy_server import PolicyServer
 from train.rollout import RolloutResult
 from train.rollout_set import InfraPolicy, run_rollout_set, scored_reward
 from train.trainer import StepMetrics, Trainer, samples_from_store
@@ -69,7 +69,7 @@ class GRPORunConfig(BaseModel):
     def _known(self) -> GRPORunConfig:
         if self.trainer == "verl":
             raise ValueError(
-                "trainer 'verl' runs through veRL's own entry point: python -m train.verl_backend launch "
+                "trainer 'verl' runs through veRL's own entry point: python -m train.verl.backend launch "
                 "(see docs/training-verl.md)"
             )
         return self

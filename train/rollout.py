@@ -34,8 +34,8 @@ from harnesses.headless import HarnessRun, run_headless
 from proxy.app import KEY_PREFIX
 from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
 from proxy.records import CallStatus
+from proxy.session import ProxySession
 from proxy.trajectory import build_chains
-from train.proxy_session import ProxySession
 
 HARNESS_LABEL = "openforge.harness"
 RESULT_FILE = "result.json"

@@ -18,7 +18,7 @@ from typing import Literal
 from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
-from train.proxy_session import ProxySession
+from proxy.session import ProxySession
 from train.rollout import RolloutResult, run_rollout
 
 RESULTS_FILE = "results.jsonl"

@@ -2,7 +2,7 @@
 
 veRL does not train step by step under our loop: its own trainer owns the whole GRPO run (Ray workers,
 FSDP actor, vLLM rollout servers, weight sync, checkpoints) and calls OpenForge for each rollout through
-the `openforge_proxy` agent loop (`train.verl_agent_loop`). So `VerlTrainer` checks that veRL and GPUs
+the `openforge_proxy` agent loop (`train.verl.agent_loop`). So `VerlTrainer` checks that veRL and GPUs
 are there and otherwise says how to run the veRL path; its step methods point to that entry point
 rather than pretend to train (SFT too: `sft-launch` runs veRL's SFT trainer). `to_batch` gives the
 samples in the layout veRL's actor takes.
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from train.trainer import StepMetrics, Trainer, TrainingSample
-from train.verl_backend import DOC, LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, gpu_count, verl_unavailable_reason
+from train.verl.backend import DOC, LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, gpu_count, verl_unavailable_reason
 
 
 class VerlUnavailable(RuntimeError):
@@ -44,8 +44,8 @@ class VerlTrainer(Trainer):
 
     @staticmethod
     def to_batch(samples: Sequence[TrainingSample], rewards: Sequence[Any], **options: Any) -> Any:
-        """The samples as a `verl.DataProto` in the actor's layout (`train.verl_data`)."""
-        from train.verl_data import samples_to_dataproto
+        """The samples as a `verl.DataProto` in the actor's layout (`train.verl.data`)."""
+        from train.verl.data import samples_to_dataproto
 
         return samples_to_dataproto(samples, rewards, **options)
 

@@ -20,8 +20,8 @@ from envs.verifier import VerifierResult, VerifyOptions, run_verifier
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
 from proxy.engines.oracle import NopEngine
+from proxy.session import ProxySession
 from tests.conftest import write_task
-from train.proxy_session import ProxySession
 from train.rollout_set import run_rollout_set
 
 pytestmark = pytest.mark.docker

@@ -17,8 +17,8 @@ from envs.image_builder import build_image
 from envs.task import Task, load_task
 from harnesses.registry import HARNESSES, get_harness
 from proxy.engines.oracle import NopEngine, OracleEngine
+from proxy.session import ProxySession
 from tests.conftest import HARBOR_RUNNABLE, HARBOR_TASKS, harness_bundle
-from train.proxy_session import ProxySession
 from train.rollout import RolloutResult, run_rollout
 
 pytestmark = pytest.mark.docker

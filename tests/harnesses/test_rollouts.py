@@ -20,8 +20,8 @@ from harnesses.harness import Launch, LaunchContext
 from harnesses.registry import HARNESSES, get_harness
 from proxy.engines.oracle import NopEngine, OracleEngine
 from proxy.engines.scripted import ScriptedEngine
+from proxy.session import ProxySession
 from tests.conftest import harness_bundle
-from train.proxy_session import ProxySession
 from train.rollout import RESULT_FILE, RolloutResult, run_rollout
 
 pytestmark = pytest.mark.docker

@@ -32,8 +32,8 @@ from proxy.engines.scripted import ScriptedEngine
 from proxy.record_writer import RecordWriter
 from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.serving import BackgroundServer
+from proxy.session import ProxySession
 from proxy.store import CallStore
-from train.proxy_session import ProxySession
 
 CHAT = {"model": "policy", "messages": [{"role": "user", "content": "hi"}]}
 CONTROL_ROUTES = [

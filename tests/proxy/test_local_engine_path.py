@@ -16,11 +16,11 @@ from fastapi import FastAPI
 
 from proxy.app import create_app
 from proxy.config import ProxyConfig, SamplingOverrides
+from proxy.cpu_engine import CpuEngine
+from proxy.cpu_engine import create_app as create_engine_app
 from proxy.engines.sglang import LocalEngine
 from proxy.engines.tokens import TokenEngine, load_tokenizer
 from proxy.engines.vllm import VLLMEngine
-from proxy.local_engine import LocalEngine as CPUEngine
-from proxy.local_engine import create_app as create_engine_app
 from proxy.parsers import Qwen3Parser
 from proxy.records import CallRecord
 from proxy.serving import BackgroundServer
@@ -30,7 +30,7 @@ from proxy.trajectory import build_chains
 
 @pytest.fixture(scope="module")
 def cpu_engine(tiny_model_dir: Path) -> Iterator[BackgroundServer]:
-    with BackgroundServer(create_engine_app(CPUEngine(tiny_model_dir, threads=1))) as server:
+    with BackgroundServer(create_engine_app(CpuEngine(tiny_model_dir, threads=1))) as server:
         yield server
 
 

@@ -15,9 +15,9 @@ import pytest
 
 from proxy.app import create_app
 from proxy.config import ProxyConfig
+from proxy.cpu_engine.model_init import init_model
 from proxy.engines.scripted import ScriptedTokenEngine
 from proxy.engines.tokens import load_tokenizer
-from proxy.model_init import init_model
 from proxy.parsers import Qwen3Parser
 from proxy.serving import BackgroundServer
 from proxy.store import CallStore

@@ -15,7 +15,7 @@ from envs.sandbox import SandboxSpec, create_sandbox
 from envs.task_config import NetworkMode
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.engines.scripted import ScriptedEngine
-from train.proxy_session import ProxySession
+from proxy.session import ProxySession
 
 pytestmark = pytest.mark.docker
 

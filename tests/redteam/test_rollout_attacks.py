@@ -14,9 +14,9 @@ from envs.image_builder import build_image
 from envs.task import Task, load_task
 from harnesses.registry import get_harness
 from proxy.engines.oracle import OracleEngine
+from proxy.session import ProxySession
 from tests.conftest import harness_bundle
 from tests.redteam.attacks import ATTACKS, VERIFIER_SANDBOXES, attack_task_name, write_attack_catalog
-from train.proxy_session import ProxySession
 from train.rollout import RolloutResult, run_rollout
 
 pytestmark = pytest.mark.docker

@@ -14,6 +14,7 @@ from envs.image_builder import build_image
 from envs.task import load_task
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
+from proxy.policy_server import PolicyServer
 from train.grpo_loop import (
     METRICS_FILE,
     RUN_FILE,
@@ -26,7 +27,6 @@ from train.grpo_loop import (
     run_grpo,
 )
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
-from train.policy_server import PolicyServer
 from train.trainer import samples_from_store
 
 REPO = Path(__file__).resolve().parents[2]

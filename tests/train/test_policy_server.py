@@ -8,8 +8,8 @@ from pathlib import Path
 import httpx
 import torch
 
+from proxy.policy_server import PolicyServer
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
-from train.policy_server import PolicyServer
 
 
 def _ask(policy: PolicyServer, rollout: str) -> dict[str, object]:

@@ -39,21 +39,21 @@ from verl.workers.rollout.replica import TokenOutput
 from envs.task import load_task
 from proxy.engines.base import Engine
 from proxy.engines.tokens import load_tokenizer
+from proxy.session import ProxySession
 from proxy.trajectory import Chain
 from tests.conftest import write_task
 from train.grpo import RolloutReward, group_advantages, policy_loss
 from train.grpo_config import GRPOConfig
-from train.proxy_session import ProxySession
 from train.trainer import TrainingSample, create_trainer
-from train.verl_agent_loop import (
+from train.verl.agent_loop import (
     OpenForgeAgentLoop,
     RolloutOutcome,
     RolloutRequest,
     outcome_from_store,
     outputs_from_outcome,
 )
-from train.verl_backend import LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, app, launch, prepare
-from train.verl_config import (
+from train.verl.backend import LAUNCH_COMMAND, SFT_LAUNCH_COMMAND, app, launch, prepare
+from train.verl.config import (
     AGENT_LOOP_NAME,
     VerlConfigError,
     VerlRecipe,
@@ -63,7 +63,7 @@ from train.verl_config import (
     validate_verl_config,
     verl_config_dir,
 )
-from train.verl_data import samples_to_dataproto, verl_grpo_advantages, write_task_dataset
+from train.verl.data import samples_to_dataproto, verl_grpo_advantages, write_task_dataset
 from train.verl_trainer import VerlTrainer, VerlUnavailable
 
 # --- shared fixtures ------------------------------------------------------------------------------------
@@ -385,7 +385,7 @@ def test_agent_loop_is_registered_and_returns_verls_outputs(
 ) -> None:
     recipe = recipe.model_copy(update={"rollout_fn": "tests.train.test_verl:fake_rollout"})
     config = build_verl_config(recipe)
-    assert _agent_loop_registry[AGENT_LOOP_NAME] == {"_target_": "train.verl_agent_loop.OpenForgeAgentLoop"}
+    assert _agent_loop_registry[AGENT_LOOP_NAME] == {"_target_": "train.verl.agent_loop.OpenForgeAgentLoop"}
     loop = _loop(config, tokenizer)
     assert isinstance(loop, OpenForgeAgentLoop)
     SEEN.clear()
@@ -620,7 +620,7 @@ def test_recipe_config_builds_from_verls_yaml_and_validates(recipe: VerlRecipe, 
     assert (config.trainer.n_gpus_per_node, config.trainer.nnodes) == (8, 1)
     assert rollout.name == "vllm" and rollout.mode == "async" and rollout.multi_turn.enable
     assert rollout.agent.default_agent_loop == AGENT_LOOP_NAME
-    assert a.model.external_lib == "train.verl_agent_loop"
+    assert a.model.external_lib == "train.verl.agent_loop"
     assert (a.actor.clip_ratio_low, a.actor.clip_ratio_high, a.actor.use_kl_loss) == (0.2, 0.28, False)
     assert a.actor.loss_agg_mode == "seq-mean-token-mean"
     assert config.data.train_files == str(recipe.dataset_path)
@@ -692,7 +692,7 @@ def test_bad_recipe_values_are_refused(recipe: VerlRecipe, fields: dict[str, Any
             "actor_rollout_ref.rollout.agent.default_agent_loop=tool_agent",
             "rollouts would not go through OpenForge",
         ),
-        ("actor_rollout_ref.model.external_lib=null", "must import train.verl_agent_loop"),
+        ("actor_rollout_ref.model.external_lib=null", "must import train.verl.agent_loop"),
         ("trainer.use_v1=false", "only veRL's v1 trainer"),
         ("actor_rollout_ref.actor.use_dynamic_bsz=false", "veRL's own config check failed"),
         ("actor_rollout_ref.rollout.no_such_key=1", "veRL rejected the ppo_trainer config overrides"),

@@ -26,10 +26,10 @@ from proxy.engines.tokens import load_tokenizer
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.sft import save_dataset
 from train.trainer import TrainingSample
-from train.verl_backend import app
-from train.verl_config import VerlConfigError
-from train.verl_sft import VerlSFTRecipe, check_sft_config, prepare_sft
-from train.verl_sft_data import SFTDataError, TokenSFTDataset, sft_rows
+from train.verl.backend import app
+from train.verl.config import VerlConfigError
+from train.verl.sft import VerlSFTRecipe, check_sft_config, prepare_sft
+from train.verl.sft_data import SFTDataError, TokenSFTDataset, sft_rows
 
 TOOLS = [
     {
@@ -111,7 +111,7 @@ def test_the_recipe_composes_veRLs_sft_config(dataset: Path, tmp_path: Path, tin
     saved = OmegaConf.load(path)
     assert saved.data.train_files == str(recipe.parquet_path)
     assert (saved.data.custom_cls.path, saved.data.custom_cls.name) == (
-        "pkg://train.verl_sft_data",
+        "pkg://train.verl.sft_data",
         "TokenSFTDataset",
     )
     assert saved.model.path == str(tiny_model_dir)
@@ -242,7 +242,7 @@ def sft_trainer_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.Module
     importers = (
         "verl.utils.dataset.multiturn_sft_dataset",
         "verl.trainer.sft_trainer",
-        "train.verl_sft_chat",
+        "train.verl.sft_chat",
     )
     for name in importers:
         monkeypatch.delitem(sys.modules, name, raising=False)
@@ -289,7 +289,7 @@ def test_the_chat_form_reads_through_veRLs_multiturn_dataset(
         _recipe(dataset, tmp_path, tiny_model_dir, form="chat", batch_size=6, max_length=1024)
     )
     assert (config.data.custom_cls.path, config.data.custom_cls.name) == (
-        "pkg://train.verl_sft_chat",
+        "pkg://train.verl.sft_chat",
         "ChatSFTDataset",
     )
     data = sft_trainer_module.create_sft_dataset(config.data.train_files, config.data, tokenizer, None)
@@ -323,8 +323,8 @@ def test_cli_prepares_and_launches_torchrun(
     assert launch.exit_code == 1 and "trains on 1 GPUs and this machine has 0" in launch.output
 
     started: list[list[str]] = []
-    monkeypatch.setattr("train.verl_backend.gpu_count", lambda: 1)
-    monkeypatch.setattr("train.verl_backend.os.execv", lambda exe, argv: started.append(argv))
+    monkeypatch.setattr("train.verl.backend.gpu_count", lambda: 1)
+    monkeypatch.setattr("train.verl.backend.os.execv", lambda exe, argv: started.append(argv))
     assert runner.invoke(app, ["sft-launch", *common, *small]).exit_code == 0
     config = tmp_path / "r" / "openforge_sft.yaml"
     assert started == [

@@ -32,9 +32,9 @@ from train.settings_errors import describe_problems
 
 AGENT_LOOP_NAME = "openforge_proxy"
 """The name the agent loop is registered under (veRL's `agent_name`)."""
-AGENT_LOOP_MODULE = "train.verl_agent_loop"
+AGENT_LOOP_MODULE = "train.verl.agent_loop"
 """Imported in every veRL worker (`actor_rollout_ref.model.external_lib`), which registers the loop."""
-DEFAULT_ROLLOUT_FN = "train.verl_agent_loop:proxy_rollout"
+DEFAULT_ROLLOUT_FN = "train.verl.agent_loop:proxy_rollout"
 DEFAULT_MODEL = "Qwen/Qwen3-30B-A3B"
 CONFIG_NAME = "openforge_grpo"
 """File stem of the written trainer config (`<run_dir>/openforge_grpo.yaml`)."""
@@ -74,7 +74,7 @@ class OpenForgeSection(BaseModel):
     """The model name harnesses are configured with (the proxy serves any)."""
     sandbox_backend: str = "docker"
     rollout_fn: str = DEFAULT_ROLLOUT_FN
-    """`module:function` that runs one rollout (see `train.verl_agent_loop.RolloutFn`)."""
+    """`module:function` that runs one rollout (see `train.verl.agent_loop.RolloutFn`)."""
 
     @field_validator("harness")
     @classmethod

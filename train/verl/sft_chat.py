@@ -1,4 +1,4 @@
-"""veRL's own multi-turn SFT dataset over our chat rows (the `chat` form of `train.verl_sft_data`).
+"""veRL's own multi-turn SFT dataset over our chat rows (the `chat` form of `train.verl.sft_data`).
 
 A module of its own because veRL's `MultiTurnSFTDataset` imports its Qwen2-VL helpers, which need the
 `transformers` veRL pins (< 5.11, the GPU node's); the `tokens` form imports nothing of veRL.

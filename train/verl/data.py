@@ -27,7 +27,7 @@ import torch
 from envs.task import Task
 from train.grpo import RolloutReward
 from train.trainer import TrainingSample
-from train.verl_config import AGENT_LOOP_NAME
+from train.verl.config import AGENT_LOOP_NAME
 
 DATA_SOURCE = "openforge"
 

@@ -8,7 +8,7 @@ chat conversation (messages + tools). `write_sft_parquet` keeps one of the two f
   produced, with the loss on the teacher's own tokens only (mask 1; prompt and tool results 0). Nothing
   is re-templated, so SFT trains on what GRPO will sample from.
 - `chat`: one row per rollout, `messages` and `tools` as JSON text; `ChatSFTDataset`
-  (`train.verl_sft_chat`) is veRL's own `MultiTurnSFTDataset` (chat template turn by turn, loss on the
+  (`train.verl.sft_chat`) is veRL's own `MultiTurnSFTDataset` (chat template turn by turn, loss on the
   assistant's turns) reading them. Use it when the dataset was tokenized for another model. JSON text,
   because parquet would store the messages and tool schemas as structs padded with nulls (`tool_calls:
   null` on a user turn, every tool given every other tool's parameters), which changes what the chat
@@ -29,8 +29,8 @@ from torch.utils.data import Dataset
 SFTForm = Literal["tokens", "chat"]
 TOKEN_COLUMNS = ("rollout_id", "prompt_ids", "response_ids", "response_mask")
 DATASET_CLASSES: dict[str, tuple[str, str]] = {
-    "tokens": ("pkg://train.verl_sft_data", "TokenSFTDataset"),
-    "chat": ("pkg://train.verl_sft_chat", "ChatSFTDataset"),
+    "tokens": ("pkg://train.verl.sft_data", "TokenSFTDataset"),
+    "chat": ("pkg://train.verl.sft_chat", "ChatSFTDataset"),
 }
 """The class veRL loads for each form (`data.custom_cls.path`, `.name`)."""
 
@@ -94,7 +94,7 @@ def _read_parquet(files: Any, columns: tuple[str, ...], max_samples: int) -> Any
     for file in paths:
         frame = pd.read_parquet(file)
         if missing := sorted(set(columns) - set(frame.columns)):
-            raise SFTDataError(f"{file}: no columns {missing} (write it with train.verl_sft_data)")
+            raise SFTDataError(f"{file}: no columns {missing} (write it with train.verl.sft_data)")
         frames.append(frame)
     data = pd.concat(frames, ignore_index=True)
     return data.iloc[:max_samples] if max_samples > 0 else data

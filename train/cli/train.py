@@ -156,9 +156,9 @@ def rollout(
     verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
+    from proxy.engine_options import engine_options
     from proxy.launch import build_engine
-    from train.engine_options import engine_options
-    from train.proxy_session import ProxySession
+    from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
 
     tasks = _tasks(catalog, task)
@@ -271,9 +271,9 @@ def sft_data(
 ) -> None:
     """Teacher rollouts; the successful ones, de-duplicated, as a `datasets` dataset (tokens + chat)."""
     _quiet_libraries()
+    from proxy.engine_options import engine_options
     from proxy.launch import build_engine
-    from train.engine_options import engine_options
-    from train.proxy_session import ProxySession
+    from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
     from train.sft import collect, save_dataset
 
@@ -326,7 +326,7 @@ def sft(
 ) -> None:
     """Fine-tune on teacher chains (CPU, torch), learning only the teacher's own tokens.
 
-    On GPUs, veRL's SFT trainer takes the same dataset: `python -m train.verl_backend sft-launch --data
+    On GPUs, veRL's SFT trainer takes the same dataset: `python -m train.verl.backend sft-launch --data
     DATASET --run-dir DIR` (docs/training-verl.md).
     """
     _quiet_libraries()

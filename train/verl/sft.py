@@ -2,7 +2,7 @@
 
 `VerlSFTRecipe` holds the knobs (defaults: the GRPO recipe's model, Qwen3-30B-A3B, on 8 GPUs with FSDP);
 `build_sft_config` composes veRL's own `sft_trainer_engine` Hydra config with the recipe as overrides
-(raw veRL overrides win) and points `data.custom_cls` at `train.verl_sft_data`, so veRL trains on the
+(raw veRL overrides win) and points `data.custom_cls` at `train.verl.sft_data`, so veRL trains on the
 recorded tokens (or re-templates the chat form). `prepare_sft` then runs what would otherwise fail only
 on the GPU node: veRL's config dataclasses and our checks of the config (`check_sft_config`: the dataset
 fills a batch, the batch splits over the GPUs) and of every row (`check_sft_rows`: it fits
@@ -23,14 +23,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from train.verl_config import (
+from train.verl.config import (
     DEFAULT_MODEL,
     VerlConfigError,
     compose_verl_config,
     hydra_value,
     save_verl_config,
 )
-from train.verl_sft_data import DATASET_CLASSES, SFTForm
+from train.verl.sft_data import DATASET_CLASSES, SFTForm
 
 SFT_CONFIG_NAME = "openforge_sft"
 """File stem of the written SFT config (`<run_dir>/openforge_sft.yaml`)."""
@@ -175,7 +175,7 @@ def check_sft_config(config: Any, rows: int) -> None:
 def prepare_sft(recipe: VerlSFTRecipe, overrides: Sequence[str] = ()) -> tuple[Path, Any]:
     """Write `<run_dir>/sft.parquet` and the checked config; returns (config file, config). When a check
     fails, neither is left behind."""
-    from train.verl_sft_data import sft_rows, write_sft_parquet
+    from train.verl.sft_data import sft_rows, write_sft_parquet
 
     rows = sft_rows(recipe.dataset, recipe.form)
     config = build_sft_config(recipe, overrides)

@@ -17,11 +17,11 @@ from typing import Any, Self
 import httpx
 
 from proxy.config import ProxyConfig, SamplingOverrides
-from proxy.engines.sglang import LocalEngine as LocalEngineClient
-from proxy.local_engine.app import create_app as create_engine_app
-from proxy.local_engine.engine import LocalEngine
+from proxy.cpu_engine.app import create_app as create_engine_app
+from proxy.cpu_engine.engine import CpuEngine
+from proxy.engines.sglang import LocalEngine
 from proxy.serving import BackgroundServer
-from train.proxy_session import ProxySession
+from proxy.session import ProxySession
 
 SYNC_TIMEOUT_SEC = 600.0
 """How long a drain may wait for calls in flight (the proxy allows up to 3600 s), and an engine reload."""
@@ -54,10 +54,10 @@ class PolicyServer:
         return self._engine_server.url
 
     def start(self) -> Self:
-        engine = LocalEngine(self.model_dir, max_batch_size=self.max_batch_size)
+        engine = CpuEngine(self.model_dir, max_batch_size=self.max_batch_size)
         self._engine_server = BackgroundServer(create_engine_app(engine)).start()
         try:
-            client = LocalEngineClient(base_url=self.engine_url, tokenizer=self.model_dir)
+            client = LocalEngine(base_url=self.engine_url, tokenizer=self.model_dir)
             overrides = SamplingOverrides(temperature=self.temperature, max_tokens=self.max_tokens)
             config = ProxyConfig(accept_any_model=True, overrides=overrides)
             self.proxy = ProxySession(client, self.run_dir, config).start()

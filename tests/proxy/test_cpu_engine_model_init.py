@@ -12,7 +12,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenize
 from typer.testing import CliRunner
 
 from proxy.cli import app
-from proxy.model_init import SPECIAL_TOKENS, init_model
+from proxy.cpu_engine.model_init import SPECIAL_TOKENS, init_model
 
 TOOLS = [
     {

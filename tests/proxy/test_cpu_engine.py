@@ -20,7 +20,7 @@ import uvicorn
 from safetensors.torch import load_file, save_file
 from transformers import AutoModelForCausalLM, PreTrainedModel
 
-from proxy.local_engine import LocalEngine, create_app
+from proxy.cpu_engine import CpuEngine, create_app
 
 BIN = Path(sys.executable).parent
 
@@ -28,7 +28,7 @@ BIN = Path(sys.executable).parent
 class Server:
     """uvicorn serving the engine's app in a thread on a free loopback port."""
 
-    def __init__(self, engine: LocalEngine) -> None:
+    def __init__(self, engine: CpuEngine) -> None:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
@@ -52,7 +52,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def http(tiny_model_dir: Path) -> Iterator[httpx.Client]:
-    with Server(LocalEngine(tiny_model_dir, max_batch_size=8, batch_wait_s=0.05)) as client:
+    with Server(CpuEngine(tiny_model_dir, max_batch_size=8, batch_wait_s=0.05)) as client:
         yield client
 
 
@@ -189,7 +189,7 @@ def _perturb(model_dir: Path) -> None:
 
 def test_reload_swaps_weights_from_disk(tiny_model_dir: Path, tmp_path: Path) -> None:
     model_dir = shutil.copytree(tiny_model_dir, tmp_path / "model")
-    with Server(LocalEngine(model_dir)) as http:
+    with Server(CpuEngine(model_dir)) as http:
         before = _generate(http, PROMPTS[2], temperature=0, max_new_tokens=16, ignore_eos=True)
         assert before["meta_info"]["weight_version"] == 0
         _perturb(model_dir)

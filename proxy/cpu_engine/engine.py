@@ -18,8 +18,8 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from proxy.local_engine.decode import Row, generate
-from proxy.local_engine.schema import (
+from proxy.cpu_engine.decode import Row, generate
+from proxy.cpu_engine.schema import (
     GenerateRequest,
     GenerateResponse,
     MetaInfo,
@@ -27,7 +27,7 @@ from proxy.local_engine.schema import (
     ModelInfo,
     ReloadResponse,
 )
-from proxy.local_engine.weights import load_model, reload_weights
+from proxy.cpu_engine.weights import load_model, reload_weights
 
 
 class EngineError(ValueError):
@@ -56,7 +56,7 @@ class _Reload:
     future: Future[ReloadResponse] = field(default_factory=Future)
 
 
-class LocalEngine:
+class CpuEngine:
     """Serves one HF causal LM from a model directory on CPU, token ids in, token ids out."""
 
     def __init__(

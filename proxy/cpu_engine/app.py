@@ -15,8 +15,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from proxy.local_engine.engine import EngineClosed, EngineError, LocalEngine
-from proxy.local_engine.schema import (
+from proxy.cpu_engine.engine import CpuEngine, EngineClosed, EngineError
+from proxy.cpu_engine.schema import (
     GenerateRequest,
     GenerateResponse,
     Metrics,
@@ -24,10 +24,10 @@ from proxy.local_engine.schema import (
     ReloadRequest,
     ReloadResponse,
 )
-from proxy.local_engine.weights import WeightsError
+from proxy.cpu_engine.weights import WeightsError
 
 
-def create_app(engine: LocalEngine) -> FastAPI:
+def create_app(engine: CpuEngine) -> FastAPI:
     """The ASGI app; it starts the engine's worker on startup and stops it on shutdown."""
 
     @asynccontextmanager

@@ -1,16 +1,16 @@
 """The veRL path's entry point: write the dataset and the trainer config, then run veRL's trainer.
 
-    python -m train.verl_backend prepare --catalog catalog/claw --run-dir runs/verl-claw
-    python -m train.verl_backend launch  --catalog catalog/claw --run-dir runs/verl-claw
-    python -m train.verl_backend sft-prepare --data runs/sft-data/dataset --run-dir runs/verl-sft
-    python -m train.verl_backend sft-launch  --data runs/sft-data/dataset --run-dir runs/verl-sft
+    python -m train.verl.backend prepare --catalog catalog/claw --run-dir runs/verl-claw
+    python -m train.verl.backend launch  --catalog catalog/claw --run-dir runs/verl-claw
+    python -m train.verl.backend sft-prepare --data runs/sft-data/dataset --run-dir runs/verl-sft
+    python -m train.verl.backend sft-launch  --data runs/sft-data/dataset --run-dir runs/verl-sft
 
 `prepare` works anywhere veRL imports (no GPU): it writes `<run_dir>/tasks.parquet` and
 `<run_dir>/openforge_grpo.yaml` (checked by veRL's own validators) and prints the command that trains
 with it. `launch` does the same and then runs veRL's v1 PPO trainer in this process (Ray, FSDP, vLLM):
 it needs the GPUs the recipe names. `--set KEY=VALUE` passes any veRL override through (it wins over
 the recipe). `sft-prepare`/`sft-launch` do the same for SFT on `forge-train sft-data`'s teacher
-trajectories with veRL's SFT trainer (`train.verl_sft`), run by torchrun. See docs/training-verl.md.
+trajectories with veRL's SFT trainer (`train.verl.sft`), run by torchrun. See docs/training-verl.md.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from train.verl_sft import VerlSFTRecipe
+    from train.verl.sft import VerlSFTRecipe
 
 DOC = "docs/training-verl.md"
-LAUNCH_COMMAND = "python -m train.verl_backend launch --catalog CATALOG --run-dir RUN_DIR"
-SFT_LAUNCH_COMMAND = "python -m train.verl_backend sft-launch --data DATASET --run-dir RUN_DIR"
+LAUNCH_COMMAND = "python -m train.verl.backend launch --catalog CATALOG --run-dir RUN_DIR"
+SFT_LAUNCH_COMMAND = "python -m train.verl.backend sft-launch --data DATASET --run-dir RUN_DIR"
 VERL_MODULES = ("verl", "ray", "tensordict", "hydra", "omegaconf", "transfer_queue")
 """What the veRL path imports on top of OpenForge's own dependencies."""
 
@@ -61,8 +61,8 @@ def prepare(
 ) -> tuple[Path, Any]:
     """Write the dataset and the validated config; returns (config file, config)."""
     from envs.task import find_task_dirs, is_task_dir, load_task
-    from train.verl_config import VerlRecipe, build_verl_config, save_verl_config, validate_verl_config
-    from train.verl_data import write_task_dataset
+    from train.verl.config import VerlRecipe, build_verl_config, save_verl_config, validate_verl_config
+    from train.verl.data import write_task_dataset
 
     recipe = VerlRecipe(catalog=catalog, run_dir=run_dir, **recipe_fields)
     if not catalog.exists():
@@ -113,7 +113,7 @@ def _common(
     from pydantic import ValidationError
 
     from train.settings_errors import describe_problems
-    from train.verl_config import VerlConfigError
+    from train.verl.config import VerlConfigError
 
     try:
         return prepare(
@@ -229,9 +229,9 @@ def _sft_command(then_launch: bool) -> Callable[..., None]:
         from pydantic import ValidationError
 
         from train.settings_errors import describe_problems
-        from train.verl_config import VerlConfigError
-        from train.verl_sft import VerlSFTRecipe, prepare_sft
-        from train.verl_sft_data import SFTDataError
+        from train.verl.config import VerlConfigError
+        from train.verl.sft import VerlSFTRecipe, prepare_sft
+        from train.verl.sft_data import SFTDataError
 
         try:
             recipe = VerlSFTRecipe.model_validate(

@@ -46,7 +46,7 @@ from proxy.errors import UpstreamError
 from proxy.store import CallStore
 from proxy.trajectory import Chain, build_chains
 from train.rollout import RolloutStatus
-from train.verl_config import AGENT_LOOP_NAME, OpenForgeSection
+from train.verl.config import AGENT_LOOP_NAME, OpenForgeSection
 
 
 class RolloutRequest(BaseModel):
@@ -270,7 +270,7 @@ class OpenForgeAgentLoop(AgentLoopBase):
         from omegaconf import OmegaConf
 
         if "openforge" not in self.config:
-            raise ValueError("the veRL config has no `openforge` section (see train.verl_config)")
+            raise ValueError("the veRL config has no `openforge` section (see train.verl.config)")
         section = OmegaConf.to_container(self.config.openforge, resolve=True)
         self.settings = OpenForgeSection.model_validate(section)
         target = rollout_fn if rollout_fn is not None else self.settings.rollout_fn
@@ -293,7 +293,7 @@ class OpenForgeAgentLoop(AgentLoopBase):
         """The rollout for one veRL sample (its dataset row's `extra_info` names the task)."""
         info = kwargs.get("extra_info") or {}
         if not isinstance(info, Mapping) or "task_dir" not in info:
-            raise ValueError("the dataset row has no extra_info.task_dir (write it with train.verl_data)")
+            raise ValueError("the dataset row has no extra_info.task_dir (write it with train.verl.data)")
         task = str(info.get("task") or Path(str(info["task_dir"])).name)
         session = int(kwargs.get("session_id", 0))
         step = int(kwargs.get("global_steps", 0))
@@ -369,7 +369,7 @@ def proxy_rollout(request: RolloutRequest, engine: Engine) -> RolloutOutcome:
     from harnesses.bundle import build_bundle
     from harnesses.installers import InstallError
     from harnesses.registry import get_harness
-    from train.proxy_session import ProxySession
+    from proxy.session import ProxySession
     from train.rollout import run_rollout
 
     settings = request.settings

@@ -23,9 +23,9 @@ from harnesses.bundle import build_bundle, find_bundle
 from harnesses.cli import harness_app
 from harnesses.installers import InstallError
 from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
+from proxy.engine_options import engine_options
 from proxy.launch import build_engine
-from train.engine_options import engine_options
-from train.proxy_session import ProxySession
+from proxy.session import ProxySession
 from train.rollout import run_rollout
 
 app.add_typer(harness_app, name="harness")

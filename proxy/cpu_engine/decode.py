@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import torch
 from transformers import DynamicCache, PreTrainedModel
 
-from proxy.local_engine.sampling import sample
-from proxy.local_engine.schema import FinishReason, SamplingParams
+from proxy.cpu_engine.sampling import sample
+from proxy.cpu_engine.schema import FinishReason, SamplingParams
 
 PREFILL_CHUNK = 1024
 """Prompt tokens per prefill forward: bounds attention memory on long prompts."""
