@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -567,6 +567,29 @@ def resolve_task_dirs(paths: Iterable[Path], catalog: Path | None) -> list[Path]
             seen.add(key)
             unique.append(p)
     return unique
+
+
+def load_catalog(catalog: Path | str, names: Sequence[str] = ()) -> list[Task]:
+    """The tasks of a catalog (or one task directory), only `names` when given, in their order.
+
+    The one loader behind every `--catalog DIR --task NAME` option. Raises TaskLoadError for a catalog
+    that does not exist or has no task, a task that does not load, or a name it does not have (the
+    error lists the names it has).
+    """
+    root = Path(catalog)
+    if not root.exists():
+        raise TaskLoadError(root.name, str(root), "no such catalog or task directory")
+    tasks = [load_task(d) for d in find_task_dirs(root)]
+    if not tasks:
+        raise TaskLoadError(root.name, str(root), "no task.toml here or in any folder below")
+    if not names:
+        return tasks
+    known = {t.name: t for t in tasks}
+    if missing := [n for n in names if n not in known]:
+        raise TaskLoadError(
+            missing[0], str(root), f"not in this catalog (it has: {', '.join(sorted(known))})"
+        )
+    return [known[n] for n in names]
 
 
 _TEMPLATE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
