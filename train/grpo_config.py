@@ -1,9 +1,10 @@
 """GRPO's algorithm settings, apart from the torch code that uses them, so the CLI and the veRL recipe
-take their defaults from here without importing torch."""
+take their defaults from here without importing torch. They belong to the GRPO run
+(`train.grpo_loop.GRPORunConfig.grpo`), not to a trainer: the trainer's own are its optimiser's."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 CLIP_LOW = 0.2
 CLIP_HIGH = 0.28
@@ -11,7 +12,9 @@ CLIP_HIGH = 0.28
 
 
 class GRPOConfig(BaseModel):
-    """The knobs of the objective."""
+    """The knobs of the objective: advantages (`scale_by_std`, `eps`) and the loss (clips, KL)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     clip_low: float = Field(default=CLIP_LOW, gt=0, lt=1)
     """eps_low: the ratio is clipped below at 1 - ε_low."""

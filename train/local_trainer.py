@@ -1,4 +1,5 @@
-"""The `local` trainer backend: GRPO and SFT on a small causal LM with plain torch, on CPU.
+"""The local trainer (`train.trainer.Trainer`'s implementation): GRPO and SFT on a small causal LM with
+plain torch, on CPU.
 
 Each sample is run through the model on its own (no padding), its loss is weighted so the mini-batch
 total equals GRPO's per-rollout-normalised loss, and its gradient is accumulated at once: memory stays at
@@ -17,34 +18,41 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import torch
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
 from train.grpo import token_losses, token_weights
 from train.grpo_config import GRPOConfig
-from train.trainer import StepMetrics, Trainer, TrainingSample
+from train.trainer import StepMetrics, TrainingSample
 
 TRAINER_STATE = "trainer.pt"
 MODEL_SUBDIR = "model"
 
 
 class LocalTrainerConfig(BaseModel):
-    """Optimiser and objective settings of the local trainer."""
+    """The local trainer's optimiser settings (GRPO's own, the objective's, are a `GRPOConfig`)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     lr: float = Field(default=1e-4, gt=0)
     weight_decay: float = Field(default=0.0, ge=0)
     max_grad_norm: float = Field(default=1.0, gt=0)
     mini_batches: int = Field(default=1, ge=1)
     """Optimiser steps per GRPO step; the step's rollouts are split between them."""
-    grpo: GRPOConfig = Field(default_factory=GRPOConfig)
     seed: int = 0
 
 
-class LocalTrainer(Trainer):
-    """Trains the model in `model_dir` (a Hugging Face causal LM directory with its tokenizer)."""
+class LocalTrainer:
+    """Trains the model in `model_dir` (a Hugging Face causal LM directory with its tokenizer).
 
-    def __init__(self, model_dir: Path, config: LocalTrainerConfig | None = None) -> None:
+    `grpo` is the objective `grpo_step` optimises (the GRPO run's settings); given here because a KL
+    penalty needs the starting policy kept as the reference."""
+
+    def __init__(
+        self, model_dir: Path, config: LocalTrainerConfig | None = None, grpo: GRPOConfig | None = None
+    ) -> None:
         self.config = config or LocalTrainerConfig()
+        self.grpo = grpo or GRPOConfig()
         self.model_dir = Path(model_dir)
         torch.manual_seed(self.config.seed)
         self.tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
@@ -53,7 +61,7 @@ class LocalTrainer(Trainer):
         )
         self.model.train()
         self.reference: PreTrainedModel | None = None
-        if self.config.grpo.kl_coef > 0:
+        if self.grpo.kl_coef > 0:
             self.reference = copy.deepcopy(self.model).eval().requires_grad_(False)
         self.optimizer = self._optimizer()
         self.updates = 0
@@ -115,7 +123,7 @@ class LocalTrainer(Trainer):
                     with torch.no_grad():
                         ref = self.response_logprobs(self.reference, s)[mask]
                 advantages = torch.full_like(new, s.advantage)
-                terms = token_losses(new, old[i][mask], advantages, self.config.grpo, ref)
+                terms = token_losses(new, old[i][mask], advantages, self.grpo, ref)
                 contribution = (terms.loss * weight.to(terms.loss.dtype)).sum()
                 contribution.backward()
                 totals["loss"] += float(contribution.detach())
@@ -181,6 +189,7 @@ class LocalTrainer(Trainer):
             "updates": self.updates,
             "torch_rng": torch.get_rng_state(),
             "config": self.config.model_dump(),
+            "grpo": self.grpo.model_dump(),
         }
         torch.save(state, out_dir / TRAINER_STATE)
 

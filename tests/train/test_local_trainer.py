@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from pydantic import ValidationError
 from transformers import AutoModelForCausalLM
 
 from train.grpo import RolloutReward, group_advantages, policy_loss
@@ -37,7 +38,7 @@ def _reward(token: int) -> float:
 
 
 def test_grpo_raises_the_reward_of_a_synthetic_task(tiny_model_dir: Path) -> None:
-    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=3e-3, grpo=GRPOConfig(kl_coef=0.0)))
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=3e-3), GRPOConfig(kl_coef=0.0))
     rng = torch.Generator().manual_seed(0)
     means = []
     for step in range(12):
@@ -125,7 +126,7 @@ def test_the_local_grpo_step_minimises_grpo_policy_loss(tiny_model_dir: Path) ->
     veRL equality test checks: rollouts of different lengths, several chains of one rollout, sampling
     log-probs away from the model's so ratios differ per token and clipping bites."""
     config = GRPOConfig(clip_low=0.2, clip_high=0.28, kl_coef=0.0)
-    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3, mini_batches=1, grpo=config))
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3, mini_batches=1), config)
     rng = random.Random(1)
     samples = []
     for rollout, (chains, length, advantage) in enumerate([(1, 2, 1.0), (2, 5, -0.5), (1, 9, 0.25)]):
@@ -162,3 +163,19 @@ def test_the_local_grpo_step_minimises_grpo_policy_loss(tiny_model_dir: Path) ->
     metrics = trainer.grpo_step(shifted)
     assert metrics.rollouts == 3 and metrics.trained_tokens == sum(int(t.shape[0]) for t in new)
     assert metrics.loss == pytest.approx(float(expected), rel=1e-5, abs=1e-7)
+
+
+def test_the_trainer_optimises_the_grpo_settings_it_is_given(tiny_model_dir: Path) -> None:
+    """GRPO's settings are the run's, handed to the trainer: a KL penalty keeps the starting policy as
+    the reference and enters the loss; the optimiser config has no objective settings of its own."""
+    sample = TrainingSample(
+        rollout_id="r0", prompt_ids=PROMPT, response_ids=[103, 104], response_mask=[1, 1], advantage=1.0
+    )
+    plain = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-2))
+    assert plain.grpo == GRPOConfig() and plain.reference is None
+    penalised = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-2), GRPOConfig(kl_coef=0.5))
+    assert penalised.grpo.kl_coef == 0.5 and penalised.reference is not None
+    penalised.grpo_step([sample])
+    assert penalised.grpo_step([sample]).kl > 0  # the policy moved away from its reference
+    with pytest.raises(ValidationError, match="grpo"):
+        LocalTrainerConfig(grpo={"kl_coef": 0.5})  # type: ignore[call-arg]

@@ -22,7 +22,6 @@ import asyncio
 import importlib
 import threading
 import time
-import uuid
 from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -36,16 +35,16 @@ from verl.experimental.agent_loop.agent_loop import (
     register,
 )
 
-from envs.task import task_slug
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.conversation import GenerationRequest
 from proxy.engines.base import Engine
-from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
 from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, TokenSampling
 from proxy.errors import UpstreamError
 from proxy.store import CallStore
 from proxy.trajectory import Chain, build_chains
+from train.pass_at_k import passed
 from train.rollout import RolloutStatus
+from train.rollout_key import RolloutKey
 from train.verl.config import AGENT_LOOP_NAME, OpenForgeSection
 
 
@@ -217,7 +216,7 @@ def outputs_from_outcome(
         return []
     reward = outcome.reward if outcome.reward is not None else 0.0
     info = {
-        "passed": float(reward >= 1.0),
+        "passed": float(passed(reward)),
         "infra_error": float(outcome.status == "infra-error"),
         "verifier_error": float(outcome.status == "verifier-error"),
     }
@@ -297,10 +296,9 @@ class OpenForgeAgentLoop(AgentLoopBase):
         task = str(info.get("task") or Path(str(info["task_dir"])).name)
         session = int(kwargs.get("session_id", 0))
         step = int(kwargs.get("global_steps", 0))
-        rollout_id = (
-            f"{task_slug(task)}{ROLLOUT_TASK_SEPARATOR}{self.settings.harness}-s{step}-{session}-"
-            f"{uuid.uuid4().hex[:6]}"
-        )
+        rollout_id = RolloutKey(
+            task=task, harness=self.settings.harness, sample=session, policy_version=step
+        ).new_rollout_id()
         return RolloutRequest(
             rollout_id=rollout_id,
             task=task,
@@ -367,7 +365,7 @@ def proxy_rollout(request: RolloutRequest, engine: Engine) -> RolloutOutcome:
     from envs.image_builder import build_image
     from envs.task import load_task
     from harnesses.bundle import build_bundle
-    from harnesses.installers import InstallError
+    from harnesses.errors import InstallError
     from harnesses.registry import get_harness
     from proxy.session import ProxySession
     from train.rollout import run_rollout
@@ -405,7 +403,11 @@ def proxy_rollout(request: RolloutRequest, engine: Engine) -> RolloutOutcome:
             max_turns=settings.max_turns,
             backend=settings.sandbox_backend,
         )
-        assert proxy.store is not None
-        return outcome_from_store(
-            proxy.store, request.rollout_id, status=result.status, reward=result.reward, error=result.error
-        )
+    return RolloutOutcome(
+        rollout_id=request.rollout_id,
+        status=result.status,
+        reward=result.reward,
+        chains=result.trajectory.chains if result.trajectory is not None else [],
+        calls=result.calls,
+        error=result.error,
+    )

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from envs.errors import EnvsError
+
 if TYPE_CHECKING:
     from train.verl.sft import VerlSFTRecipe
 
 DOC = "docs/training-verl.md"
-LAUNCH_COMMAND = "python -m train.verl.backend launch --catalog CATALOG --run-dir RUN_DIR"
-SFT_LAUNCH_COMMAND = "python -m train.verl.backend sft-launch --data DATASET --run-dir RUN_DIR"
 VERL_MODULES = ("verl", "ray", "tensordict", "hydra", "omegaconf", "transfer_queue")
 """What the veRL path imports on top of OpenForge's own dependencies."""
 
@@ -43,6 +43,13 @@ def verl_unavailable_reason() -> str | None:
             "`pip install -e '.[verl]'` then `pip install --no-deps verl==0.9.1 TransferQueue==0.1.11`"
         )
     return None
+
+
+def _require_verl() -> None:
+    """Every command composes veRL's own configs: without veRL's packages, say how to get them (exit 2)."""
+    if (reason := verl_unavailable_reason()) is not None:
+        typer.echo(f"error: {reason} (see {DOC})", err=True)
+        raise typer.Exit(2)
 
 
 def gpu_count() -> int:
@@ -60,19 +67,12 @@ def prepare(
     **recipe_fields: Any,
 ) -> tuple[Path, Any]:
     """Write the dataset and the validated config; returns (config file, config)."""
-    from envs.task import find_task_dirs, is_task_dir, load_task
+    from envs.task import load_catalog
     from train.verl.config import VerlRecipe, build_verl_config, save_verl_config, validate_verl_config
     from train.verl.data import write_task_dataset
 
     recipe = VerlRecipe(catalog=catalog, run_dir=run_dir, **recipe_fields)
-    if not catalog.exists():
-        raise FileNotFoundError(f"catalog {catalog} does not exist")
-    found = [load_task(d) for d in ([catalog] if is_task_dir(catalog) else find_task_dirs(catalog))]
-    if tasks:
-        known = {t.name: t for t in found}
-        if missing := [n for n in tasks if n not in known]:
-            raise ValueError(f"no task {missing[0]!r} in {catalog}")
-        found = [known[n] for n in tasks]
+    found = load_catalog(catalog, tasks or ())
     config = build_verl_config(recipe, overrides or [])
     validate_verl_config(config)
     write_task_dataset(found, recipe.dataset_path, min_tasks=int(config.data.train_batch_size))
@@ -87,7 +87,7 @@ def launch(config: Any) -> None:
     if (found := gpu_count()) < wanted:
         raise RuntimeError(
             f"the recipe trains on {wanted} GPUs per node and this machine has {found}; run `launch` on "
-            f"the GPU node (see {DOC})"
+            f"the GPU node (see {DOC}), or on CPU `forge-train rl` (the local trainer)"
         )
     run_ppo(config, task_runner_class=TaskRunnerV1)
 
@@ -115,6 +115,7 @@ def _common(
     from train.settings_errors import describe_problems
     from train.verl.config import VerlConfigError
 
+    _require_verl()
     try:
         return prepare(
             catalog,
@@ -134,7 +135,7 @@ def _common(
     except ValidationError as exc:
         typer.echo(f"error: bad recipe: {describe_problems(exc)}", err=True)
         raise typer.Exit(2) from exc
-    except (VerlConfigError, ValueError, FileNotFoundError) as exc:
+    except (VerlConfigError, ValueError, EnvsError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
 
@@ -202,7 +203,7 @@ def launch_sft(recipe: VerlSFTRecipe, config_path: Path) -> None:
     if (found := gpu_count()) < recipe.n_gpus_per_node:
         raise RuntimeError(
             f"the recipe trains on {recipe.n_gpus_per_node} GPUs and this machine has {found}; run "
-            f"`sft-launch` on the GPU node (see {DOC})"
+            f"`sft-launch` on the GPU node (see {DOC}), or on CPU `forge-train sft` (the local trainer)"
         )
     args = recipe.torchrun_args(config_path)
     os.execv(sys.executable, [sys.executable, "-m", "torch.distributed.run", *args])
@@ -233,6 +234,7 @@ def _sft_command(then_launch: bool) -> Callable[..., None]:
         from train.verl.sft import VerlSFTRecipe, prepare_sft
         from train.verl.sft_data import SFTDataError
 
+        _require_verl()
         try:
             recipe = VerlSFTRecipe.model_validate(
                 {

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 from harnesses.registry import HARNESSES
 from proxy.parsers import PARSERS
+from train.errors import TrainError
 from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.settings_errors import describe_problems
 
@@ -42,7 +43,7 @@ DATASET_FILE = "tasks.parquet"
 """The task dataset veRL's dataloader reads, one row per catalog task."""
 
 
-class VerlConfigError(ValueError):
+class VerlConfigError(TrainError, ValueError):
     """A veRL config that cannot run our recipe; the message names the key and the fix."""
 
 

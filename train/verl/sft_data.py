@@ -26,6 +26,8 @@ from typing import Any, Literal
 import torch
 from torch.utils.data import Dataset
 
+from train.errors import TrainError
+
 SFTForm = Literal["tokens", "chat"]
 TOKEN_COLUMNS = ("rollout_id", "prompt_ids", "response_ids", "response_mask")
 DATASET_CLASSES: dict[str, tuple[str, str]] = {
@@ -35,7 +37,7 @@ DATASET_CLASSES: dict[str, tuple[str, str]] = {
 """The class veRL loads for each form (`data.custom_cls.path`, `.name`)."""
 
 
-class SFTDataError(ValueError):
+class SFTDataError(TrainError, ValueError):
     """A dataset that cannot train as asked; the message names the file, the row and what is wrong."""
 
 

@@ -22,7 +22,6 @@ from typer.testing import CliRunner
 from verl.utils.dataset.dataset_utils import SFTTensorCollator
 from verl.utils.import_utils import load_extern_object
 
-from proxy.engines.tokens import load_tokenizer
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.sft import save_dataset
 from train.trainer import TrainingSample
@@ -62,11 +61,6 @@ def _conversation(i: int) -> list[dict[str, Any]]:
         {"role": "tool", "tool_call_id": f"c{i}", "content": "notes.txt"},
         {"role": "assistant", "content": f"touch /app/done-{i} worked."},
     ]
-
-
-@pytest.fixture(scope="module")
-def tokenizer(tiny_model_dir: Path) -> Any:
-    return load_tokenizer(tiny_model_dir)
 
 
 @pytest.fixture
