@@ -14,11 +14,10 @@ registry, imported lazily.
 
 from __future__ import annotations
 
-import importlib
 import tarfile
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal, Self
@@ -26,6 +25,7 @@ from typing import IO, Any, Literal, Self
 from pydantic import BaseModel, Field
 
 from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxError
+from envs.plugins import PluginError, load_plugin
 from envs.task_config import NetworkMode
 
 
@@ -228,10 +228,12 @@ BACKENDS: dict[str, str] = {
 
 
 def create_sandbox(spec: SandboxSpec, backend: str = "docker", **options: Any) -> Sandbox:
-    """A sandbox (not yet started) of the named backend; `options` go to its constructor (e.g. client)."""
-    target = BACKENDS.get(backend, backend)
-    if ":" not in target:
-        raise ValueError(f"unknown sandbox backend {backend!r}; known: {', '.join(sorted(BACKENDS))}")
-    module_name, class_name = target.split(":", 1)
-    cls = getattr(importlib.import_module(module_name), class_name)
-    return cls(spec, **options)
+    """A sandbox (not yet started) of the named backend; `options` go to its constructor (e.g. client).
+
+    Raises PluginError for a backend that does not resolve (PluginDependencyMissing: its client package
+    is not installed)."""
+    cls = load_plugin(backend, BACKENDS, "sandbox backend")
+    if not (isinstance(cls, type) and issubclass(cls, Sandbox)):
+        raise PluginError(f"sandbox backend {backend!r} ({BACKENDS.get(backend, backend)}) is not a Sandbox")
+    backend_class: Callable[..., Sandbox] = cls  # every backend takes (spec, **its options)
+    return backend_class(spec, **options)

@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from envs.docker_client import forge_home
 from envs.sandbox import Mount
+from harnesses.errors import InstallError
 from harnesses.harness import HARNESS_MOUNT, Harness
-from harnesses.installers import InstallError
 
 MANIFEST = ".bundle.json"
 

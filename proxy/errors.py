@@ -7,8 +7,10 @@
     ├── Paused              calls are paused for a weight update (429 + Retry-After)
     ├── UpstreamError       the engine failed after retries (502), or timed out (504)
     │   └── ContextOverflow the prompt does not fit (answered as finish "length", not an error)
-    └── NotRecorded         the call was served but the store could not record it (500): the client
-                            gets this instead of an answer no training record backs
+    ├── NotRecorded         the call was served but the store could not record it (500): the client
+    │                       gets this instead of an answer no training record backs
+    └── EngineConfigError   an engine (or the proxy) cannot be set up from the options given: names
+                            the flag (also a ValueError)
 
 Each wire API renders these in its own error shape (see proxy/wire/).
 """
@@ -70,3 +72,7 @@ class NotRecorded(ProxyError):
 
     status = 500
     kind = "api_error"
+
+
+class EngineConfigError(ProxyError, ValueError):
+    """An engine, or the proxy serving it, cannot be set up from the options given; says which flag."""

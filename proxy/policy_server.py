@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 
@@ -21,63 +21,24 @@ from proxy.cpu_engine.app import create_app as create_engine_app
 from proxy.cpu_engine.engine import CpuEngine
 from proxy.engines.sglang import LocalEngine
 from proxy.serving import BackgroundServer
-from proxy.session import ProxySession
+from proxy.session import ProxySession, RunningProxy
 
 SYNC_TIMEOUT_SEC = 600.0
 """How long a drain may wait for calls in flight (the proxy allows up to 3600 s), and an engine reload."""
 
 
-class PolicyServer:
-    """`with PolicyServer(model_dir, run_dir) as policy:` serves `policy.proxy` until the block ends."""
+class RunningPolicy:
+    """A started `PolicyServer`: its recording proxy, the engine's URL, and `sync`."""
 
-    def __init__(
-        self,
-        model_dir: Path,
-        run_dir: Path,
-        *,
-        max_tokens: int = 512,
-        max_batch_size: int = 8,
-        temperature: float = 1.0,
-    ) -> None:
-        self.model_dir = Path(model_dir)
-        self.run_dir = Path(run_dir)
-        self.max_tokens = max_tokens
-        self.max_batch_size = max_batch_size
-        self.temperature = temperature
-        self._engine_server: BackgroundServer | None = None
-        self.proxy: ProxySession | None = None
+    def __init__(self, proxy: RunningProxy, engine_url: str) -> None:
+        self.proxy = proxy
+        self.engine_url = engine_url
         self.policy_version = 0
-
-    @property
-    def engine_url(self) -> str:
-        assert self._engine_server is not None, "the policy server is not started"
-        return self._engine_server.url
-
-    def start(self) -> Self:
-        engine = CpuEngine(self.model_dir, max_batch_size=self.max_batch_size)
-        self._engine_server = BackgroundServer(create_engine_app(engine)).start()
-        try:
-            client = LocalEngine(base_url=self.engine_url, tokenizer=self.model_dir)
-            overrides = SamplingOverrides(temperature=self.temperature, max_tokens=self.max_tokens)
-            config = ProxyConfig(accept_any_model=True, overrides=overrides)
-            self.proxy = ProxySession(client, self.run_dir, config).start()
-        except BaseException:
-            self._engine_server.stop()
-            raise
-        return self
-
-    def stop(self) -> None:
-        if self.proxy is not None:
-            self.proxy.stop()
-            self.proxy = None
-        if self._engine_server is not None:
-            self._engine_server.stop()
-            self._engine_server = None
+        """The version every call is recorded with; `sync` raises it."""
 
     def _admin(
         self, path: str, body: dict[str, Any] | None = None, params: dict[str, float] | None = None
     ) -> dict[str, Any]:
-        assert self.proxy is not None, "the policy server is not started"
         transport = httpx.HTTPTransport(uds=str(self.proxy.control_socket))
         timeout = SYNC_TIMEOUT_SEC + 30  # the drain answers by SYNC_TIMEOUT_SEC
         with httpx.Client(transport=transport, base_url="http://proxy", timeout=timeout) as client:
@@ -99,7 +60,52 @@ class PolicyServer:
             self._admin("/admin/resume", {"policy_version": version})
         self.policy_version = version
 
-    def __enter__(self) -> Self:
+
+class PolicyServer:
+    """`with PolicyServer(model_dir, run_dir) as policy:` serves `policy.proxy` until the block ends;
+    `policy` is the RunningPolicy."""
+
+    def __init__(
+        self,
+        model_dir: Path,
+        run_dir: Path,
+        *,
+        max_tokens: int = 512,
+        max_batch_size: int = 8,
+        temperature: float = 1.0,
+    ) -> None:
+        self.model_dir = Path(model_dir)
+        self.run_dir = Path(run_dir)
+        self.max_tokens = max_tokens
+        self.max_batch_size = max_batch_size
+        self.temperature = temperature
+        self._engine_server: BackgroundServer | None = None
+        self._proxy: ProxySession | None = None
+
+    def start(self) -> RunningPolicy:
+        """Start the engine, then the proxy in front of it; `stop` ends both (also after a failed start)."""
+        engine = CpuEngine(self.model_dir, max_batch_size=self.max_batch_size)
+        engine_server = self._engine_server = BackgroundServer(create_engine_app(engine)).start()
+        try:
+            client = LocalEngine(base_url=engine_server.url, tokenizer=self.model_dir)
+            overrides = SamplingOverrides(temperature=self.temperature, max_tokens=self.max_tokens)
+            config = ProxyConfig(accept_any_model=True, overrides=overrides)
+            self._proxy = ProxySession(client, self.run_dir, config)
+            proxy = self._proxy.start()
+        except BaseException:
+            self.stop()
+            raise
+        return RunningPolicy(proxy, engine_server.url)
+
+    def stop(self) -> None:
+        if self._proxy is not None:
+            self._proxy.stop()
+            self._proxy = None
+        if self._engine_server is not None:
+            self._engine_server.stop()
+            self._engine_server = None
+
+    def __enter__(self) -> RunningPolicy:
         return self.start()
 
     def __exit__(

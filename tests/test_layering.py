@@ -1,6 +1,6 @@
 """Imports point one way (architecture.md): envs imports nothing of ours, harnesses only envs, proxy only
-envs' task loader, synth envs and train, train envs, harnesses and proxy. Every import statement counts,
-including those inside functions."""
+envs' task loader and its dependency-free plugin resolver, synth envs and train, train envs, harnesses
+and proxy. Every import statement counts, including those inside functions."""
 
 from __future__ import annotations
 
@@ -14,11 +14,15 @@ PACKAGES = ("envs", "harnesses", "proxy", "synth", "train")
 ALLOWED: dict[str, set[str]] = {
     "envs": set(),
     "harnesses": {"envs"},
-    "proxy": {"envs.task", "envs.task_config", "envs.errors"},
+    "proxy": {"envs.task", "envs.task_config", "envs.errors", "envs.plugins"},
     "synth": {"envs", "train"},
     "train": {"envs", "harnesses", "proxy"},
 }
-"""What each package may import of the others: a package name allows all of it, a module name just it."""
+"""What each package may import of the others: a package name allows all of it, a module name just it.
+
+proxy takes the task loader (the oracle runs tasks' solutions) and `envs.plugins`, the one `module:Class`
+resolver every registry uses: it imports nothing but `envs.errors`, so it brings no Docker or sandbox
+code into the proxy."""
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -61,6 +65,7 @@ def test_imports_point_one_way() -> None:
         ("harnesses", "envs.sandbox", True),
         ("harnesses", "proxy.app", False),
         ("proxy", "envs.task", True),
+        ("proxy", "envs.plugins", True),
         ("proxy", "envs.sandbox", False),
         ("proxy", "envs.task_sandbox", False),
         ("train", "synth", False),
@@ -70,6 +75,14 @@ def test_imports_point_one_way() -> None:
 )
 def test_the_rule_itself(package: str, module: str, ok: bool) -> None:
     assert _allowed(package, module) is ok
+
+
+def test_the_plugin_resolver_stays_dependency_free() -> None:
+    """proxy may import envs.plugins because it brings nothing of envs along but its errors."""
+    ours = {m for _, m in _imports(REPO / "envs" / "plugins.py") if m.split(".")[0] in PACKAGES}
+    assert ours <= {"envs.errors"}, sorted(ours)
+    errors = {m for _, m in _imports(REPO / "envs" / "errors.py") if m.split(".")[0] in PACKAGES}
+    assert errors == set(), sorted(errors)
 
 
 def test_a_wrong_import_is_found(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from transformers import AutoTokenizer
 
 from proxy.cpu_engine.decode import Row, generate
 from proxy.cpu_engine.schema import (
+    FinishReason,
     GenerateRequest,
     GenerateResponse,
     MetaInfo,
@@ -186,15 +187,19 @@ class CpuEngine:
             m.generated_tokens += sum(len(r.output) for r in rows)
             version = m.weight_version
         for job, row in zip(jobs, rows, strict=True):
-            job.future.set_result(self._response(job, row, version))
+            if row.finish is None:  # generate() ends every row with a reason; this one is a decode bug
+                job.future.set_exception(
+                    RuntimeError("the decode loop returned a row without a finish reason")
+                )
+            else:
+                job.future.set_result(self._response(job, row, row.finish, version))
 
     def _row(self, request: GenerateRequest) -> Row:
         params = request.sampling_params
         stops = set(params.stop_token_ids) | (set() if params.ignore_eos else self.eos_ids)
         return Row(prompt=request.input_ids, params=params, stop_ids=frozenset(stops))
 
-    def _response(self, job: _Job, row: Row, version: int) -> GenerateResponse:
-        assert row.finish is not None
+    def _response(self, job: _Job, row: Row, finish: FinishReason, version: int) -> GenerateResponse:
         request = job.request
         logprobs = (
             [(lp, t, None) for lp, t in zip(row.logprobs, row.output, strict=True)]
@@ -202,14 +207,14 @@ class CpuEngine:
             else None
         )
         params = request.sampling_params
-        shown = row.output[:-1] if row.finish.type == "stop" and not params.no_stop_trim else row.output
+        shown = row.output[:-1] if finish.type == "stop" and not params.no_stop_trim else row.output
         text = str(self.tokenizer.decode(shown, skip_special_tokens=params.skip_special_tokens))
         return GenerateResponse(
             text=text,
             output_ids=row.output,
             meta_info=MetaInfo(
                 id=request.rid or uuid.uuid4().hex,
-                finish_reason=row.finish,
+                finish_reason=finish,
                 prompt_tokens=len(row.prompt),
                 completion_tokens=len(row.output),
                 output_token_logprobs=logprobs,

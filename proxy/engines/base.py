@@ -1,16 +1,21 @@
 """The engine interface and its registry.
 
 An engine turns a `GenerationRequest` into a `Generation`. Engines are named in one registry, imported
-lazily; a `module:Class` path not listed works too.
+lazily; a `module:Class` path not listed works too. Each engine says what it needs from the command line
+(`needs_upstream`, `needs_tokenizer`) and builds itself from those options (`from_options`), so adding
+an engine is its module plus one `ENGINES` line.
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, ClassVar, Self
 
-from proxy.conversation import Generation, GenerationRequest
+from envs.plugins import load_plugin
+
+if TYPE_CHECKING:  # annotations only: `forge-proxy --help` lists ENGINES without importing pydantic models
+    from proxy.conversation import Generation, GenerationRequest
+    from proxy.engine_options import EngineOptions
 
 
 class Engine(ABC):
@@ -19,6 +24,17 @@ class Engine(ABC):
     name: str = "engine"
     context_window: int | None = None
     """Tokens of context, when the engine knows it (prompt + completion)."""
+    needs_upstream: ClassVar[bool] = False
+    """It forwards to a server: `forge-proxy serve` refuses to start it without `--upstream URL`."""
+    needs_tokenizer: ClassVar[bool] = False
+    """It works on token ids: refused without `--tokenizer DIR`."""
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        """The engine the command line asked for. `needs_upstream` / `needs_tokenizer` are checked
+        before this is called; raise proxy.errors.EngineConfigError for any other option it cannot do
+        without. An engine that takes no options (the default) is built with none."""
+        return cls()
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:
@@ -35,24 +51,24 @@ class Engine(ABC):
 
 ENGINES: dict[str, str] = {
     "scripted": "proxy.engines.scripted:ScriptedEngine",
+    "scripted-tokens": "proxy.engines.scripted:ScriptedTokenEngine",
     "oracle": "proxy.engines.oracle:OracleEngine",
     "nop": "proxy.engines.oracle:NopEngine",
-    "scripted-tokens": "proxy.engines.scripted:ScriptedTokenEngine",
     "local": "proxy.engines.sglang:LocalEngine",
     "sglang": "proxy.engines.sglang:SGLangEngine",
     "vllm": "proxy.engines.vllm:VLLMEngine",
     "openai": "proxy.engines.passthrough:OpenAIPassthrough",
     "anthropic": "proxy.engines.passthrough:AnthropicPassthrough",
 }
-"""Engine name -> `module:Class`."""
+"""Engine name -> `module:Class` (the order `forge-proxy serve --help` lists them in)."""
 
 
-def create_engine(name: str, **options: Any) -> Engine:
-    target = ENGINES.get(name, name)
-    if ":" not in target:
-        raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINES))}")
-    module_name, class_name = target.split(":", 1)
-    engine = getattr(importlib.import_module(module_name), class_name)(**options)
-    if not isinstance(engine, Engine):
-        raise TypeError(f"{target} is not an Engine")
-    return engine
+def engine_class(name: str) -> type[Engine]:
+    """The engine class `name` (a registry name or `module:Class`) stands for, imported now.
+
+    Raises envs.plugins.PluginError when it does not resolve (PluginDependencyMissing: a package its
+    module needs is not installed), TypeError when it resolves to something that is not an Engine."""
+    found = load_plugin(name, ENGINES, "engine")
+    if not (isinstance(found, type) and issubclass(found, Engine)):
+        raise TypeError(f"{ENGINES.get(name, name)} is not an Engine")
+    return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
 from proxy.engines.base import Engine
@@ -18,6 +18,9 @@ from proxy.engines.upstream_http import UpstreamClient
 from proxy.errors import ContextOverflow, UpstreamError
 from proxy.wire.chat import chat_message, chat_tool
 from proxy.wire.common import parse_arguments
+
+if TYPE_CHECKING:
+    from proxy.engine_options import EngineOptions
 
 _FINISH = {
     "stop": "stop",
@@ -38,6 +41,7 @@ class OpenAIPassthrough(Engine):
     """Forward as Chat Completions to `base_url` (…/v1)."""
 
     name = "openai"
+    needs_upstream = True
 
     def __init__(
         self,
@@ -52,6 +56,10 @@ class OpenAIPassthrough(Engine):
         self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
         self.request_token_ids = request_token_ids
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(base_url=options.upstream, api_key=options.api_key(), model=options.upstream_model)
 
     def build(self, request: GenerationRequest) -> dict[str, Any]:
         # vLLM-style upstreams take reasoning back; others may refuse the field
@@ -134,6 +142,7 @@ class AnthropicPassthrough(Engine):
     """Forward as Anthropic Messages to `base_url` (without /v1)."""
 
     name = "anthropic"
+    needs_upstream = True
 
     def __init__(
         self,
@@ -150,6 +159,10 @@ class AnthropicPassthrough(Engine):
         self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
         self.default_max_tokens = default_max_tokens
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(base_url=options.upstream, api_key=options.api_key(), model=options.upstream_model)
 
     def build(self, request: GenerationRequest) -> dict[str, Any]:
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")

@@ -11,12 +11,15 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
 from proxy.engines.base import Engine
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, TokenSampling, load_tokenizer
+
+if TYPE_CHECKING:
+    from proxy.engine_options import EngineOptions
 
 DEFAULT_COMMANDS = ("echo forge-scripted > forge_scripted.txt",)
 DEFAULT_FINAL = "Done: the scripted commands ran."
@@ -60,6 +63,10 @@ class ScriptedEngine(Engine):
         self, commands: list[str] | None = None, final: str = DEFAULT_FINAL, reasoning: str | None = None
     ) -> None:
         self.policy = ScriptedPolicy(list(commands or DEFAULT_COMMANDS), final, reasoning)
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(commands=options.commands or None)
 
     async def generate(self, request: GenerationRequest) -> Generation:
         gen = self.policy.next_turn(request)
@@ -109,6 +116,8 @@ class ScriptedTokens(TokenBackend):
 class ScriptedTokenEngine(TokenEngine):
     """`--engine scripted-tokens --tokenizer DIR`: the scripted policy through the real token path."""
 
+    needs_tokenizer = True
+
     def __init__(
         self,
         tokenizer: str | Path | Any,
@@ -120,3 +129,7 @@ class ScriptedTokenEngine(TokenEngine):
         tok = load_tokenizer(tokenizer) if isinstance(tokenizer, str | Path) else tokenizer
         policy = ScriptedPolicy(list(commands or DEFAULT_COMMANDS), final, reasoning)
         super().__init__(ScriptedTokens(tok, policy), tok, context_window=context_window)
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(tokenizer=options.tokenizer_dir(), commands=options.commands or None)

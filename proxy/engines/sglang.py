@@ -4,12 +4,15 @@ the same shape, so one client serves both."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from proxy.conversation import GenerationRequest
 from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, TokenSampling
 from proxy.engines.upstream_http import UpstreamClient
 from proxy.errors import UpstreamError
+
+if TYPE_CHECKING:
+    from proxy.engine_options import EngineOptions
 
 
 class SGLangBackend(TokenBackend):
@@ -63,6 +66,8 @@ class SGLangEngine(TokenEngine):
     """`--engine sglang --upstream URL --tokenizer DIR`."""
 
     backend_name = "sglang"
+    needs_upstream = True
+    needs_tokenizer = True
 
     def __init__(
         self,
@@ -74,6 +79,10 @@ class SGLangEngine(TokenEngine):
         backend = SGLangBackend(base_url)
         backend.name = self.backend_name
         super().__init__(backend, tokenizer, parser=parser, context_window=context_window)
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(base_url=options.upstream, tokenizer=options.tokenizer_dir())
 
 
 class LocalEngine(SGLangEngine):

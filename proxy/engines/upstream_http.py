@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
-from proxy.errors import ContextOverflow, UpstreamError
+from proxy.errors import ContextOverflow, EngineConfigError, UpstreamError
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 _BACKOFF = wait_exponential_jitter(multiplier=0.2, max=5.0)
@@ -58,7 +58,7 @@ class UpstreamClient:
     ) -> None:
         urls = [base_urls] if isinstance(base_urls, str) else list(base_urls)
         if not urls:
-            raise ValueError("give at least one upstream URL")
+            raise EngineConfigError("give at least one upstream URL")
         self.base_urls = [u.rstrip("/") for u in urls]
         self.headers = dict(headers or {})
         self.timeout = timeout

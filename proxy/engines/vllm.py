@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from proxy.conversation import GenerationRequest
 from proxy.engines.tokens import TokenBackend, TokenCompletion, TokenEngine, TokenSampling
 from proxy.engines.upstream_http import UpstreamClient
-from proxy.errors import UpstreamError
+from proxy.errors import EngineConfigError, UpstreamError
+
+if TYPE_CHECKING:
+    from proxy.engine_options import EngineOptions
 
 
 class VLLMBackend(TokenBackend):
@@ -73,6 +76,9 @@ class VLLMBackend(TokenBackend):
 class VLLMEngine(TokenEngine):
     """`--engine vllm --upstream URL/v1 --tokenizer DIR --upstream-model NAME`."""
 
+    needs_upstream = True
+    needs_tokenizer = True
+
     def __init__(
         self,
         base_url: str | list[str],
@@ -84,4 +90,15 @@ class VLLMEngine(TokenEngine):
     ) -> None:
         super().__init__(
             VLLMBackend(base_url, model, api_key), tokenizer, parser=parser, context_window=context_window
+        )
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        if not options.upstream_model:
+            raise EngineConfigError("engine 'vllm' needs --upstream-model NAME (the model name vLLM serves)")
+        return cls(
+            base_url=options.upstream,
+            tokenizer=options.tokenizer_dir(),
+            model=options.upstream_model,
+            api_key=options.api_key(),
         )

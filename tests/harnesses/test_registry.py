@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from envs.plugins import PluginError
+from harnesses.errors import HarnessError
 from harnesses.harness import HARNESS_MOUNT, Harness, LaunchContext
 from harnesses.registry import HARNESSES, UnknownHarness, get_harness
 
@@ -53,6 +55,29 @@ def test_launch_points_at_the_proxy_and_keeps_to_its_home(name: str, monkeypatch
 def test_unknown_harness_lists_the_known_ones() -> None:
     with pytest.raises(UnknownHarness, match="codex"):
         get_harness("no-such-harness")
+
+
+def test_a_module_class_path_is_a_harness_too() -> None:
+    assert type(get_harness("harnesses.codex:Codex")).__name__ == "Codex"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("harnesses.no_such_adapter:Thing", "no module 'harnesses.no_such_adapter'"),
+        ("harnesses.codex:NoSuchClass", "has no 'NoSuchClass'"),
+    ],
+)
+def test_a_path_that_does_not_resolve_is_an_unknown_harness(name: str, said: str) -> None:
+    with pytest.raises(UnknownHarness, match=said) as raised:
+        get_harness(name)
+    assert isinstance(raised.value, HarnessError) and isinstance(raised.value, ValueError)
+    assert isinstance(raised.value.__cause__, PluginError)
+
+
+def test_a_path_to_something_else_is_refused() -> None:
+    with pytest.raises(TypeError, match="is not a Harness"):
+        get_harness("harnesses.harness:LaunchContext")
 
 
 def test_zeroclaw_without_a_binary_says_how_to_supply_one(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -61,26 +61,28 @@ def test_serve_on_a_unix_socket_then_export(tmp_path: Path) -> None:
         control = httpx.Client(
             transport=httpx.HTTPTransport(uds=str(control_sock)), base_url="http://localhost"
         )
-        client = openai.OpenAI(base_url="http://localhost/rollouts/r1/v1", api_key="x", http_client=http)
-        tools = [
-            {
-                "type": "function",
-                "function": {
-                    "name": "bash",
-                    "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
-                },
+        with http, control:
+            client = openai.OpenAI(base_url="http://localhost/rollouts/r1/v1", api_key="x", http_client=http)
+            tools = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "bash",
+                        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
+                    },
+                }
+            ]
+            answer = client.chat.completions.create(
+                model="policy", messages=[{"role": "user", "content": "go"}], tools=tools
+            )
+            assert json.loads(answer.choices[0].message.tool_calls[0].function.arguments) == {
+                "command": "echo hi"
             }
-        ]
-        answer = client.chat.completions.create(
-            model="policy", messages=[{"role": "user", "content": "go"}], tools=tools
-        )
-        assert json.loads(answer.choices[0].message.tool_calls[0].function.arguments) == {
-            "command": "echo hi"
-        }
-        assert http.post("/rollouts/r1/reward", json={"reward": 1}).status_code == 404
-        assert http.post("/admin/pause").status_code == 404
-        assert control.post("/rollouts/r1/reward", json={"reward": 1}).json()["reward"] == 1.0
-        assert control.get("/admin/status").json() == {"paused": False, "in_flight": 0, "policy_version": 0}
+            assert http.post("/rollouts/r1/reward", json={"reward": 1}).status_code == 404
+            assert http.post("/admin/pause").status_code == 404
+            assert control.post("/rollouts/r1/reward", json={"reward": 1}).json()["reward"] == 1.0
+            status = control.get("/admin/status").json()
+            assert status == {"paused": False, "in_flight": 0, "policy_version": 0}
     finally:
         output = _stop(proc)
     assert f"model routes listening on unix:{sock}" in output, output
@@ -127,9 +129,9 @@ def test_serve_control_on_a_loopback_port_and_a_named_socket(tmp_path: Path) -> 
                 assert proc.poll() is None and time.monotonic() < deadline
                 time.sleep(0.1)
         assert status.json()["paused"] is False
-        model = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
-        assert model.get("/admin/status").status_code == 404
-        assert model.get("/health").json()["ok"] is True
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost") as model:
+            assert model.get("/admin/status").status_code == 404
+            assert model.get("/health").json()["ok"] is True
     finally:
         output = _stop(proc)
     assert f"control routes listening on http://127.0.0.1:{port}" in output, output
@@ -139,8 +141,9 @@ def test_serve_control_on_a_loopback_port_and_a_named_socket(tmp_path: Path) -> 
     )
     try:
         _wait_for(proc, sock, named)
-        control = httpx.Client(transport=httpx.HTTPTransport(uds=str(named)), base_url="http://localhost")
-        assert control.post("/admin/resume", json={"policy_version": 4}).json()["policy_version"] == 4
+        transport = httpx.HTTPTransport(uds=str(named))
+        with httpx.Client(transport=transport, base_url="http://localhost") as control:
+            assert control.post("/admin/resume", json={"policy_version": 4}).json()["policy_version"] == 4
     finally:
         output = _stop(proc)
     assert f"control routes listening on unix:{named}" in output, output
@@ -182,17 +185,16 @@ def test_serve_the_oracle_for_a_catalog(tmp_path: Path) -> None:
         while not sock.exists():
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.1)
-        http = httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost")
-        client = openai.OpenAI(base_url="http://localhost/v1", api_key="x", http_client=http)
         instruction = (repo / "catalog" / "basics" / "sort-names" / "instruction.md").read_text()
         parameters = {"type": "object", "properties": {"cmd": {"type": "string"}}}
         tool = {"type": "function", "function": {"name": "run", "parameters": parameters}}
-        answer = client.chat.completions.create(
-            model="any", messages=[{"role": "user", "content": f"Task:\n{instruction}"}], tools=[tool]
-        )
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(sock)), base_url="http://localhost") as http:
+            client = openai.OpenAI(base_url="http://localhost/v1", api_key="x", http_client=http)
+            answer = client.chat.completions.create(
+                model="any", messages=[{"role": "user", "content": f"Task:\n{instruction}"}], tools=[tool]
+            )
         call = answer.choices[0].message.tool_calls[0].function
         assert call.name == "run"
         assert json.loads(call.arguments) == {"cmd": "cd /app && sort /app/names.txt > /app/sorted.txt"}
     finally:
-        proc.terminate()
-        proc.wait(10)
+        _stop(proc)

@@ -387,7 +387,6 @@ def test_a_proxy_session_serves_control_on_its_own_socket(tmp_path: Path) -> Non
             assert model.post("/rollouts/r/v1/chat/completions", json=CHAT).status_code == 429
             assert control.post("/admin/resume", json={"policy_version": 2}).json()["paused"] is False
             assert model.post("/rollouts/r/v1/chat/completions", json=CHAT).status_code == 200
-        assert proxy.store is not None
         assert [c.policy_version for c in proxy.store.calls("r")] == [0, 0, 2]
         sockets = (proxy.socket, proxy.control_socket)
     assert not any(s.exists() for s in sockets)

@@ -237,4 +237,4 @@ def test_cli_serves_the_engine(tiny_model_dir: Path) -> None:
         assert answer.status_code == 200 and answer.json()["meta_info"]["completion_tokens"] <= 4
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        process.communicate(timeout=30)  # also closes the stderr pipe

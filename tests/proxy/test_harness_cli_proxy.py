@@ -31,6 +31,8 @@ from tests.proxy.harness_cli import (
     run_in_netns,
 )
 
+pytestmark = pytest.mark.netns
+
 PORT = 18080
 MODEL = "forge-policy"
 PROMPT = "Create the file hello.txt containing the word forged."

@@ -43,6 +43,8 @@ from tests.proxy.harness_cli import (
     run_in_netns,
 )
 
+pytestmark = pytest.mark.netns
+
 FIXTURES = Path(__file__).parent / "fixtures" / "harness_requests"
 UPDATE_FIXTURES = os.environ.get("FORGE_UPDATE_HARNESS_FIXTURES") == "1"
 PORT = 18080  # inside a fresh network namespace every port is free

@@ -150,7 +150,7 @@ def test_sigkill_mid_stream_loses_no_returned_call(tmp_path: Path) -> None:
             acknowledged.append(line.strip())
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)  # also closes the stdout pipe
     assert proc.returncode == -signal.SIGKILL
     assert len(acknowledged) == 300
     with CallStore(path) as store:

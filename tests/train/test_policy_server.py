@@ -8,12 +8,11 @@ from pathlib import Path
 import httpx
 import torch
 
-from proxy.policy_server import PolicyServer
+from proxy.policy_server import PolicyServer, RunningPolicy
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 
 
-def _ask(policy: PolicyServer, rollout: str) -> dict[str, object]:
-    assert policy.proxy is not None
+def _ask(policy: RunningPolicy, rollout: str) -> dict[str, object]:
     transport = httpx.HTTPTransport(uds=str(policy.proxy.socket))
     with httpx.Client(transport=transport, base_url="http://proxy", timeout=120) as client:
         body = {
@@ -37,7 +36,6 @@ def test_sync_serves_new_weights_with_a_new_policy_version(tiny_model_dir: Path,
                 parameter.add_(torch.randn_like(parameter) * 0.5)
         policy.sync(trainer.export_weights(tmp_path / "weights-1"), version=1)
         _ask(policy, "after")
-        assert policy.proxy is not None and policy.proxy.store is not None
         store = policy.proxy.store
         (before,), (again,), (after,) = (store.calls(r) for r in ("before", "before-again", "after"))
     assert before.completion_ids == again.completion_ids and before.logprobs == again.logprobs  # seeded
