@@ -2,9 +2,11 @@
 
     EnvsError
     ├── TaskError                  a task directory or task.toml is wrong
-    │   └── TaskLoadError          ...named by task, file and field
+    │   ├── TaskLoadError          ...named by task, file and field
+    │   └── TaskNotInCatalog       a task asked for by name that the catalog does not have
     ├── ImageError
     │   ├── BaseImageError         the base image could not be built
+    │   ├── VerifierImageMissing   a separate verifier's image is neither built nor buildable here
     │   └── BuildError             a task image failed to build (names the Dockerfile step)
     ├── SandboxError               the sandbox machinery failed (not the agent)
     │   ├── SandboxStartError
@@ -15,8 +17,11 @@
     ├── RewardError                the verifier produced no usable reward
     │   ├── RewardFileMissing
     │   ├── RewardFileEmpty
-    │   └── RewardFileInvalid      not a plain number, out of [verifier] reward_range, too deep
-    │       └── RewardFileTooLarge
+    │   ├── RewardFileInvalid      not a plain number, out of [verifier] reward_range, too deep
+    │   │   └── RewardFileTooLarge
+    │   └── VerifierTimeout        the tests ran past their timeout and left no usable reward
+    ├── PluginError                a registry name or module:Class target that does not resolve
+    │   └── PluginDependencyMissing    ...its module needs a package not installed (envs.plugins)
     └── AgentFault                 what the agent did makes verification impossible: scored as the
         │                          bottom of the reward range, never an infrastructure error
         ├── VerifierTampered       the agent changed the system paths the tests would run on
@@ -48,6 +53,14 @@ class TaskLoadError(TaskError):
         self.message = message
         where = f"{file}: {field}" if field else file
         super().__init__(f"task '{task}': {where}: {message}")
+
+
+class TaskNotInCatalog(TaskError):
+    """A task asked for by name (`--task NAME`) is not in the catalog; says which names it has."""
+
+    def __init__(self, name: str, catalog: str, known: list[str]) -> None:
+        self.name, self.catalog, self.known = name, catalog, known
+        super().__init__(f"no task {name!r} in {catalog} (it has: {', '.join(sorted(known))})")
 
 
 class ImageError(EnvsError):
@@ -124,6 +137,11 @@ class RewardFileInvalid(RewardError):
 
 class RewardFileTooLarge(RewardFileInvalid):
     """The reward file is bigger than any reward needs (see envs.reward.MAX_REWARD_FILE_BYTES)."""
+
+
+class VerifierTimeout(RewardError):
+    """The tests were killed at their timeout and left no usable reward (the reward file's own error is
+    in the message)."""
 
 
 class AgentFault(EnvsError):

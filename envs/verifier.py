@@ -50,6 +50,7 @@ from envs.errors import (
     TaskLoadError,
     VerifierImageMissing,
     VerifierTampered,
+    VerifierTimeout,
 )
 from envs.reward import MAX_REWARD_FILE_BYTES, REWARD_JSON, REWARD_TXT, VERIFIER_DIR, parse_reward
 from envs.sandbox import ExecResult, Preload, Sandbox, create_sandbox
@@ -129,9 +130,8 @@ class VerifierResult(BaseModel):
 def _numeric_user(sandbox: Sandbox, task: Task, user: str | None) -> tuple[int, int]:
     """uid and gid of the tests' user (root when unset), from the sandbox's /etc/passwd read through
     the engine."""
-    if user in (None, "", "root", "0"):
+    if user is None or user in ("", "root", "0"):
         return 0, 0
-    assert user is not None
     if user.isdigit():
         return int(user), int(user)
     passwd = sandbox.read_file("/etc/passwd", PASSWD_MAX_BYTES) or b""
@@ -231,11 +231,10 @@ def _run_tests(sandbox: Sandbox, task: Task, result: VerifierResult, options: Ve
             verifier.reward_range,
         )
     except RewardError as exc:
-        result.error = str(exc)
-        result.error_class = type(exc).__name__
+        fault: RewardError = exc
         if run.timed_out:
-            result.error = f"tests timed out after {timeout:.0f}s and left no reward ({exc})"
-            result.error_class = "VerifierTimeout"
+            fault = VerifierTimeout(f"tests timed out after {timeout:.0f}s and left no reward ({exc})")
+        result.error, result.error_class = str(fault), type(fault).__name__
     else:
         result.reward = reward.value
         result.details = reward.details

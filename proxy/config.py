@@ -4,7 +4,8 @@ Per-rollout settings (`PUT /rollouts/{id}/config` on the control app) can only t
 forces: a per-rollout `max_tokens` lowers the proxy's cap (never raises it), and a per-rollout
 temperature, top_p or model that differs from one the proxy forces is refused (`ForcedSetting`), so
 that whatever reaches the control socket cannot change what the trainer relies on (the sampling
-temperature whose log-probs it trains on).
+temperature whose log-probs it trains on). A rollout's settings also name its task, for engines that
+answer per task (the oracle); the rollout code registers it before the harness starts.
 """
 
 from __future__ import annotations
@@ -34,15 +35,18 @@ class SamplingOverrides(BaseModel):
     top_p: float | None = Field(default=None, gt=0, le=1)
     max_tokens: int | None = Field(default=None, gt=0, le=MAX_TOKENS_LIMIT)
     """A cap: the client's max_tokens is lowered to this, never raised."""
+    task: str | None = Field(default=None, min_length=1, max_length=1024)
+    """The task the calls are for (`GenerationRequest.task`): not sampling, but it travels with the
+    rollout's settings, and nothing else tells an engine which task a rollout is of."""
 
     def merged(self, other: SamplingOverrides | None) -> SamplingOverrides:
         """Self (per proxy) tightened by `other` (per rollout): the lower max_tokens cap; other's
-        model / temperature / top_p where self forces none. Raises ForcedSetting where other sets one
+        model / temperature / top_p / task where self forces none. Raises ForcedSetting where other sets one
         that self forces to something else."""
         if other is None:
             return self
         forced = []
-        for field in ("model", "temperature", "top_p"):
+        for field in ("model", "temperature", "top_p", "task"):
             mine, theirs = getattr(self, field), getattr(other, field)
             if mine is not None and theirs is not None and mine != theirs:
                 forced.append(f"{field} is forced to {mine!r} by the proxy (asked: {theirs!r})")
@@ -54,6 +58,7 @@ class SamplingOverrides(BaseModel):
             temperature=self.temperature if self.temperature is not None else other.temperature,
             top_p=self.top_p if self.top_p is not None else other.top_p,
             max_tokens=min(caps) if caps else None,
+            task=self.task or other.task,
         )
 
     def apply(self, request: GenerationRequest) -> GenerationRequest:
@@ -64,7 +69,10 @@ class SamplingOverrides(BaseModel):
             sampling.top_p = self.top_p
         if self.max_tokens is not None:
             sampling.max_tokens = min(sampling.max_tokens or self.max_tokens, self.max_tokens)
-        return request.model_copy(update={"sampling": sampling, "model": self.model or request.model})
+        update: dict[str, object] = {"sampling": sampling, "model": self.model or request.model}
+        if self.task is not None:
+            update["task"] = self.task
+        return request.model_copy(update=update)
 
 
 class ProxyConfig(BaseModel):

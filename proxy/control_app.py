@@ -7,7 +7,8 @@ own sampling limits.
 
     POST /rollouts/{id}/reward     {"reward": x} and/or {"rewards": {...}}, "metadata": {...}; merged
     GET  /rollouts/{id}            the rollout, its rewards and every call
-    PUT  /rollouts/{id}/config     per-rollout sampling settings (409 where the proxy forces another)
+    PUT  /rollouts/{id}/config     per-rollout settings: sampling, and the rollout's task (409 where the
+                                   proxy forces another)
     POST /admin/pause | /admin/drain?timeout=S | /admin/resume {"policy_version": N}
     GET  /admin/status
 

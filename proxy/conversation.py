@@ -63,6 +63,9 @@ class GenerationRequest(BaseModel):
     parallel_tool_calls: bool = True
     sampling: SamplingParams = Field(default_factory=SamplingParams)
     rollout_id: str | None = None
+    task: str | None = None
+    """The task the rollout is of, from its per-rollout config (proxy.config), for engines that answer
+    per task (the oracle); None when the rollout named none."""
 
 
 class Usage(BaseModel):

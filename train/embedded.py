@@ -82,7 +82,6 @@ def embedded_policy(
             concurrency=config.concurrency,
             on_done=on_rollout,
         )
-        assert proxy.store is not None
         samples, chats = collect(proxy.store, results)
     save_dataset(samples, chats, run_dir / TEACHER_DIR / "dataset")
     trainer = LocalTrainer(init_dir, LocalTrainerConfig(lr=config.sft_lr, seed=config.seed))

@@ -2,9 +2,9 @@
 harness and overall, each with a bootstrap 95% interval over tasks.
 
 A task's trials are its rollouts with one harness, pooled over the rollout sets given (within a set, the
-latest result of each sample: a redone sample replaces its failed one). Infrastructure
-failures are dropped or scored 0, per `infra`. pass@k and pass^k are given for every k up to the
-smallest number of trials a task has.
+latest result of each sample: a redone sample replaces its failed one). A trial succeeds when it
+passes (train.pass_at_k.passed: a reward of at least 1). Infrastructure failures are dropped or scored
+0, per `infra`. pass@k and pass^k are given for every k up to the smallest number of trials a task has.
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from train.pass_at_k import Interval, bootstrap, pass_at_k, pass_hat_k
+from train.errors import NotEnoughTrials
+from train.pass_at_k import Interval, bootstrap, pass_at_k, pass_hat_k, passed
 from train.rollout import RolloutResult
 from train.rollout_set import InfraPolicy, latest_by_sample, scored_reward
-
-SUCCESS = 1.0
-"""A trial succeeds when its reward reaches this."""
 
 
 class TaskScore(BaseModel):
@@ -71,7 +69,7 @@ def score_tasks(
             trials[key].append(value)
     scores = []
     for (task, harness), rewards in sorted(trials.items()):
-        n, c = len(rewards), sum(1 for r in rewards if r >= SUCCESS)
+        n, c = len(rewards), sum(1 for r in rewards if passed(r))
         scores.append(
             TaskScore(
                 task=task,
@@ -112,7 +110,9 @@ def evaluate(
     most = min(s.trials for s in scores)
     wanted = sorted(set(ks)) if ks else sorted({1, most})
     if bad := [k for k in wanted if not 1 <= k <= most]:
-        raise ValueError(f"k={bad[0]} needs at least {bad[0]} trials of every task; the fewest is {most}")
+        raise NotEnoughTrials(
+            f"k={bad[0]} needs at least {bad[0]} trials of every task; the fewest is {most}"
+        )
     by_domain: dict[str, list[TaskScore]] = defaultdict(list)
     by_harness: dict[str, list[TaskScore]] = defaultdict(list)
     for score in scores:

@@ -1,6 +1,7 @@
 """The GRPO loop: each step samples a batch of tasks and a group of rollouts per task through harness +
-proxy + engine, scores them with the hidden tests, builds token-exact samples from the proxy's records,
-updates the policy, pushes the new weights to the engine (pause, drain, reload, resume) and logs.
+proxy + engine, scores them with the hidden tests, updates the policy on the token-exact chains each
+rollout built from the proxy's records (train.samples), pushes the new weights to the engine (pause,
+drain, reload, resume) and logs.
 
 Everything lands in the run directory: `steps/NNNN/results.jsonl` and rollout logs, `calls.sqlite`,
 `metrics.jsonl` and TensorBoard events under `tb/`, `checkpoints/`, and `run.json`, what the run is.
@@ -15,23 +16,25 @@ import json
 import random
 import shutil
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
-from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
-from proxy.policy_server import PolicyServer
+from proxy.policy_server import PolicyServer, RunningPolicy
+from train.errors import RunMismatch
 from train.grpo import RolloutReward, group_advantages
+from train.grpo_config import GRPOConfig
 from train.local_trainer import LocalTrainerConfig
+from train.pass_at_k import passed
 from train.rollout import RolloutResult
 from train.rollout_set import InfraPolicy, run_rollout_set, scored_reward
-from train.trainer import StepMetrics, Trainer, samples_from_store
+from train.samples import samples_from_results
+from train.trainer import StepMetrics, Trainer
 
 METRICS_FILE = "metrics.jsonl"
 CHECKPOINTS = "checkpoints"
@@ -42,7 +45,10 @@ RESUMABLE_CHANGES = frozenset({"steps", "concurrency"})
 
 
 class GRPORunConfig(BaseModel):
-    """One GRPO run."""
+    """One GRPO run: its schedule, GRPO's algorithm settings (`grpo`) and the local trainer's optimiser
+    settings (`local`)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     steps: int = Field(default=10, ge=1)
     batch_tasks: int = Field(default=8, ge=1)
@@ -56,7 +62,8 @@ class GRPORunConfig(BaseModel):
     agent_timeout: float | None = Field(default=None, gt=0)
     """Per-rollout agent timeout (default: each task's own)."""
     infra: InfraPolicy = "drop"
-    trainer: Literal["local", "verl"] = "local"
+    grpo: GRPOConfig = Field(default_factory=GRPOConfig)
+    """Advantages and loss: what a step optimises (the trainer gets it too, `LocalTrainer(grpo=)`)."""
     local: LocalTrainerConfig = Field(default_factory=LocalTrainerConfig)
     checkpoint_every: int = Field(default=1, ge=1)
     eval_samples: int = Field(default=0, ge=0)
@@ -64,15 +71,6 @@ class GRPORunConfig(BaseModel):
     the last (0: none). Unlike a step's batch, it covers every task, so the two are comparable."""
     seed: int = 0
     model_name: str = "forge-policy"
-
-    @model_validator(mode="after")
-    def _known(self) -> GRPORunConfig:
-        if self.trainer == "verl":
-            raise ValueError(
-                "trainer 'verl' runs through veRL's own entry point: python -m train.verl.backend launch "
-                "(see docs/training-verl.md)"
-            )
-        return self
 
 
 class RunManifest(BaseModel):
@@ -85,16 +83,12 @@ class RunManifest(BaseModel):
     """The starting policy's directory (relative to the run directory when inside it)."""
 
 
-class RunMismatch(ValueError):
-    """A run directory resumed with settings other than those it was started with."""
-
-
 def check_manifest(run_dir: Path, manifest: RunManifest) -> None:
     """Write `run.json` for a new run; for an existing one, refuse settings that would change what its
     steps compute (it is rewritten with the new steps and concurrency)."""
     path = run_dir / RUN_FILE
     if path.is_file():
-        old = RunManifest.model_validate_json(path.read_text())
+        old = _read_manifest(path)
         before, now = _flat(old.model_dump(mode="json")), _flat(manifest.model_dump(mode="json"))
         changed = sorted(
             key
@@ -108,6 +102,19 @@ def check_manifest(run_dir: Path, manifest: RunManifest) -> None:
                 "settings or start a new run directory"
             )
     path.write_text(manifest.model_dump_json(indent=2) + "\n")
+
+
+def _read_manifest(path: Path) -> RunManifest:
+    """`run.json`; one written before GRPO's settings moved from `config.local.grpo` to `config.grpo`
+    (and `config.trainer` went) is read in today's shape, so that run still resumes and is checked."""
+    data = json.loads(path.read_text())
+    config = data.get("config") if isinstance(data, dict) else None
+    if isinstance(config, dict):
+        config.pop("trainer", None)
+        local = config.get("local")
+        if isinstance(local, dict) and "grpo" in local and "grpo" not in config:
+            config["grpo"] = local.pop("grpo")
+    return RunManifest.model_validate(data)
 
 
 def _relative_to(model_dir: Path, run_dir: Path) -> str:
@@ -248,19 +255,17 @@ def run_grpo(
 
 
 def _rollouts(
-    policy: PolicyServer,
+    policy: RunningPolicy,
     tasks: list[tuple[Task, str]],
     harness: Harness,
     bundle: Bundle,
     config: GRPORunConfig,
     samples: int,
     set_dir: Path,
-    label: str,
     on_rollout: Callable[[RolloutResult], None],
 ) -> list[RolloutResult]:
-    """`samples` rollouts of each task with the policy as served now, as one resumable rollout set;
-    rollout ids `<task>--<harness>-<label>-<k>-<random>` keep the task findable and the ids unique."""
-    assert policy.proxy is not None
+    """`samples` rollouts of each task with the policy as served now (its version in each rollout's key),
+    as one resumable rollout set."""
     return run_rollout_set(
         tasks,
         harness,
@@ -273,14 +278,12 @@ def _rollouts(
         timeout=config.agent_timeout,
         max_turns=config.max_turns,
         on_done=on_rollout,
-        rollout_ids=lambda task, k: (
-            f"{task.slug}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{label}-{k}-{uuid.uuid4().hex[:6]}"
-        ),
+        policy_version=policy.policy_version,
     )
 
 
 def evaluate_policy(
-    policy: PolicyServer,
+    policy: RunningPolicy,
     tasks: list[tuple[Task, str]],
     harness: Harness,
     bundle: Bundle,
@@ -294,16 +297,16 @@ def evaluate_policy(
     started = time.monotonic()
     results = _rollouts(
         policy, tasks, harness, bundle, config, config.eval_samples, run_dir / "eval" / f"v{version:04d}",
-        f"eval{version}", on_rollout,
+        on_rollout,
     )  # fmt: skip
     scored = [(r.task, scored_reward(r, config.infra)) for r in results]
     values = [(task, v) for task, v in scored if v is not None]
     per_task: dict[str, list[float]] = {}
     for task, v in values:
-        per_task.setdefault(task, []).append(1.0 if v >= 1.0 else 0.0)
+        per_task.setdefault(task, []).append(1.0 if passed(v) else 0.0)
     record = EvalRecord(
         policy_version=version,
-        pass_rate=sum(1 for _, v in values if v >= 1.0) / len(values) if values else 0.0,
+        pass_rate=sum(1 for _, v in values if passed(v)) / len(values) if values else 0.0,
         reward_mean=sum(v for _, v in values) / len(values) if values else 0.0,
         rollouts=len(results),
         per_task={task: sum(p) / len(p) for task, p in sorted(per_task.items())},
@@ -320,19 +323,18 @@ def _step(
     harness: Harness,
     bundle: Bundle,
     trainer: Trainer,
-    policy: PolicyServer,
+    policy: RunningPolicy,
     run_dir: Path,
     config: GRPORunConfig,
     on_rollout: Callable[[RolloutResult], None],
 ) -> StepRecord:
-    assert policy.proxy is not None and policy.proxy.store is not None
     timings: dict[str, float] = {}
     rng = random.Random(config.seed * 100_003 + step)
     chosen = rng.sample(tasks, min(config.batch_tasks, len(tasks)))
     started = time.monotonic()
     results = _rollouts(
         policy, chosen, harness, bundle, config, config.group_size, run_dir / "steps" / f"{step:04d}",
-        f"s{step}", on_rollout,
+        on_rollout,
     )  # fmt: skip
     timings["rollout_sec"] = time.monotonic() - started
     rewards = []
@@ -340,8 +342,8 @@ def _step(
         value = scored_reward(r, config.infra)
         if value is not None:
             rewards.append(RolloutReward(rollout_id=r.rollout_id, group=r.task, reward=value))
-    advantages = group_advantages(rewards, config.local.grpo)
-    samples = samples_from_store(policy.proxy.store, advantages.values)
+    advantages = group_advantages(rewards, config.grpo)
+    samples = samples_from_results(results, advantages.values, policy.proxy.store)
     update = None
     started = time.monotonic()
     if samples:
@@ -370,7 +372,7 @@ def _step(
         step=step,
         policy_version=version,
         reward_mean=sum(scored) / len(scored) if scored else 0.0,
-        pass_rate=sum(1 for v in scored if v >= 1.0) / len(scored) if scored else 0.0,
+        pass_rate=sum(1 for v in scored if passed(v)) / len(scored) if scored else 0.0,
         rollouts=len(results),
         infra_errors=sum(1 for r in results if r.status == "infra-error"),
         groups=advantages.groups,

@@ -1,4 +1,9 @@
-"""pass@k, pass^k and bootstrap confidence intervals over tasks.
+"""When a trial passes, pass@k, pass^k and bootstrap confidence intervals over tasks.
+
+A trial passes when its reward reaches PASS_REWARD (1.0): whatever the task's `[verifier] reward_range`,
+a partial reward below it is a failure, and of a multi-score reward.json only the scalar (its `reward`
+key, else its first number: envs.reward) counts. The GRPO loop's pass rates, the evaluation's
+successes, the teacher rollouts kept for SFT and veRL's `passed` metric all use `passed`.
 
 pass@k (Chen et al., 2021): the chance that at least one of k trials drawn without replacement from n
 succeeds, estimated without bias from c successes as 1 - C(n-c, k) / C(n, k). pass^k (τ-bench): the
@@ -14,6 +19,14 @@ from collections.abc import Callable, Sequence
 from math import comb
 
 from pydantic import BaseModel
+
+PASS_REWARD = 1.0
+"""A trial passes when its reward reaches this."""
+
+
+def passed(reward: float | None) -> bool:
+    """Whether a trial with this reward passed (no reward, as for a failed rollout: it did not)."""
+    return reward is not None and reward >= PASS_REWARD
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

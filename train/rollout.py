@@ -4,8 +4,12 @@ timeout is recorded as such and the verifier still runs. Only a failure of the m
 harness ran (image, sandbox, engine, harness launch), or a harness that never got an answer from its
 model (a wrong route, a refused request), is an infrastructure error: once the agent has run, whatever
 it broke is scored (see envs.verifier). An unexpected exception is recorded on the rollout with its class
-and traceback and never ends the set. The proxy's record of the rollout's reward is replaced by
-the verifier's outcome, whatever was posted to it before.
+and traceback and never ends the set.
+
+Before the sandbox starts, the rollout tells the proxy which task it is of (its per-rollout config),
+for engines that answer per task (the oracle); its id (train.rollout_key) only names it. When it ends,
+its chains are built from the proxy's records once and carried on the result, and the proxy's record
+of its reward is replaced by the verifier's outcome, whatever was posted to it before.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from __future__ import annotations
 import json
 import time
 import traceback
-import uuid
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+import httpx
+from pydantic import BaseModel, Field, model_validator
 
+from envs import labels
 from envs.errors import EnvsError
 from envs.model_relay import rollout_routes
 from envs.sandbox import create_sandbox
@@ -29,16 +34,20 @@ from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 from envs.verifier import VerifierResult, run_verifier
 from envs.verifier_image import verify_options
 from harnesses.bundle import Bundle
+from harnesses.errors import HarnessNoModel, HarnessNotStarted
 from harnesses.harness import Harness
 from harnesses.headless import HarnessRun, run_headless
 from proxy.app import KEY_PREFIX
-from proxy.engines.oracle import ROLLOUT_TASK_SEPARATOR
 from proxy.records import CallStatus
-from proxy.session import ProxySession
-from proxy.trajectory import build_chains
+from proxy.session import RunningProxy
+from proxy.trajectory import Trajectory, build_chains
+from train.errors import RolloutNotConfigured
+from train.pass_at_k import passed
+from train.rollout_key import RolloutKey
 
-HARNESS_LABEL = "openforge.harness"
 RESULT_FILE = "result.json"
+CONTROL_TIMEOUT_SEC = 30.0
+"""How long the proxy's control app may take to take a rollout's config."""
 
 RolloutStatus = Literal["scored", "verifier-error", "infra-error"]
 """scored: the hidden tests gave a reward. verifier-error: they ran but left no usable reward (the agent
@@ -55,7 +64,11 @@ class StepOutcome(BaseModel):
 
 
 class RolloutResult(BaseModel):
-    """What one rollout did, as written to `<logs_dir>/result.json`."""
+    """What one rollout did, as written to `<logs_dir>/result.json` (and a line of its set's results.jsonl).
+
+    Its outcome is `status` and `reward`, which agree (a reward exactly when scored); `passed` is derived
+    from the reward. The proxy's record of the rollout's reward is overwritten with this one when the
+    rollout ends; `verifier.reward` is the last step's raw verdict it was computed from."""
 
     rollout_id: str
     task: str
@@ -67,7 +80,10 @@ class RolloutResult(BaseModel):
     status: RolloutStatus
     sample: int = 0
     """Which of the task's samples this is (rollouts of one task with one harness form a group)."""
+    policy_version: int | None = None
+    """The version of the policy being trained that played it (None: a fixed policy)."""
     reward: float | None = None
+    """The rollout's reward (a multi-step task's combines its steps', envs.steps); None unless scored."""
     harness_run: HarnessRun | None = None
     """The (last step's) harness run."""
     verifier: VerifierResult | None = None
@@ -76,8 +92,8 @@ class RolloutResult(BaseModel):
     """Each step reached, for a multi-step task; `reward` combines theirs (envs.steps)."""
     error: str | None = None
     error_class: str | None = None
-    """For infra-error: the exception class (SandboxStartError, BuildError, ...); for a scored rollout
-    whose agent broke verification: the AgentFault (VerifierTampered, SandboxBroken, ...)."""
+    """For infra-error: the exception class (SandboxStartError, BuildError, HarnessNotStarted, ...); for
+    a scored rollout whose agent broke verification: the AgentFault (VerifierTampered, SandboxBroken, ...)."""
     traceback: str | None = None
     """Set when the rollout failed in a way the code did not expect."""
     calls: int = 0
@@ -86,12 +102,28 @@ class RolloutResult(BaseModel):
     """Token-exact trajectories built from those calls."""
     timings: dict[str, float] = Field(default_factory=dict)
     logs_dir: Path
+    trajectory: Trajectory | None = Field(default=None, exclude=True)
+    """The chains themselves, as built when the rollout ended (in memory only: a result read back from
+    disk has None, and its chains are in the proxy's records)."""
 
+    @model_validator(mode="after")
+    def _one_outcome(self) -> RolloutResult:
+        if (self.status == "scored") != (self.reward is not None):
+            raise ValueError(
+                f"rollout {self.rollout_id!r}: status {self.status!r} with reward {self.reward!r} (a reward "
+                "comes with status 'scored', and only with it)"
+            )
+        return self
 
-def new_rollout_id(task: Task, harness: Harness) -> str:
-    """`<task slug>--<harness>-<random>`: names the task for the oracle engine, stays unique, and is one
-    safe path component (the rollout's log folder and model route are built from it)."""
-    return f"{task.slug}{ROLLOUT_TASK_SEPARATOR}{harness.name}-{uuid.uuid4().hex[:8]}"
+    @property
+    def key(self) -> RolloutKey:
+        return RolloutKey(
+            task=self.task, harness=self.harness, sample=self.sample, policy_version=self.policy_version
+        )
+
+    @property
+    def passed(self) -> bool:
+        return passed(self.reward)
 
 
 def run_rollout(
@@ -99,12 +131,13 @@ def run_rollout(
     image: str,
     harness: Harness,
     bundle: Bundle,
-    proxy: ProxySession,
+    proxy: RunningProxy,
     *,
     model: str,
     logs_root: Path,
-    rollout_id: str | None = None,
     sample: int = 0,
+    policy_version: int | None = None,
+    rollout_id: str | None = None,
     run: str = "",
     timeout: float | None = None,
     max_turns: int | None = None,
@@ -113,9 +146,11 @@ def run_rollout(
     verifier_network: bool = False,
 ) -> RolloutResult:
     """Run `harness` on `task` once (each step in turn, for a multi-step task), score it, attach the reward
-    to the proxy's record of the rollout. `verifier_network` is the opt-in that lets the tests have the
-    network their task declares (envs.verifier.VerifyOptions)."""
-    rollout_id = rollout_id or new_rollout_id(task, harness)
+    to the proxy's record of the rollout; the result carries the chains built from its calls. The id is
+    the key's (`sample`, `policy_version`: RolloutKey) unless the caller gives one. `verifier_network` is
+    the opt-in that lets the tests have the network their task declares (envs.verifier.VerifyOptions)."""
+    key = RolloutKey(task=task.name, harness=harness.name, sample=sample, policy_version=policy_version)
+    rollout_id = rollout_id or key.new_rollout_id()
     logs_dir = logs_root / rollout_id
     logs_dir.mkdir(parents=True, exist_ok=True)
     result = RolloutResult(
@@ -127,16 +162,18 @@ def run_rollout(
         model=model,
         status="infra-error",
         sample=sample,
+        policy_version=policy_version,
         logs_dir=logs_dir,
     )
     started = time.monotonic()
     try:
+        _configure(proxy, rollout_id, task)
         spec = task_sandbox_spec(
             task, image, role="agent", run=run, network=NetworkMode.MODEL_ONLY, model_endpoint=proxy.endpoint
         )
         spec.model_routes = rollout_routes(rollout_id)
         spec.mounts.append(bundle.mount())
-        spec.labels[HARNESS_LABEL] = harness.name
+        spec.labels[labels.HARNESS] = harness.name
         verify = verify_options(task, image, verifier_network)
         with create_sandbox(spec, backend) as sandbox:
             wait_until_healthy(sandbox, task)
@@ -168,11 +205,11 @@ def run_rollout(
                 result.timings["agent_sec"] = result.timings.get("agent_sec", 0.0) + harness_run.duration_sec
                 unanswered = _never_answered(proxy, rollout_id)
                 if harness_run.status == "not-started":
-                    result.error, result.error_class = harness_run.error, "HarnessNotStarted"
+                    result.error, result.error_class = harness_run.error, HarnessNotStarted.__name__
                     return _finish(result, proxy, task, harness, started)
                 if unanswered is not None:
                     result.error = _no_model_message(harness_run, unanswered)
-                    result.error_class = "HarnessNoModel"
+                    result.error_class = HarnessNoModel.__name__
                     return _finish(result, proxy, task, harness, started)
                 verify_started = time.monotonic()
                 options = verify.model_copy(
@@ -196,7 +233,7 @@ def run_rollout(
                     break
             result.reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
             result.status = "scored"
-    except EnvsError as exc:
+    except (EnvsError, RolloutNotConfigured) as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
     except Exception as exc:  # a bug of ours, or of a library: recorded here, the set goes on
         result.status, result.reward = "infra-error", None
@@ -206,7 +243,7 @@ def run_rollout(
 
 
 def _finish(
-    result: RolloutResult, proxy: ProxySession, task: Task, harness: Harness, started: float
+    result: RolloutResult, proxy: RunningProxy, task: Task, harness: Harness, started: float
 ) -> RolloutResult:
     result.timings["total_sec"] = time.monotonic() - started
     _record_outcome(proxy, result, task, harness)
@@ -214,13 +251,11 @@ def _finish(
     return result
 
 
-def _never_answered(proxy: ProxySession, rollout_id: str) -> int | None:
-    """How many calls of the rollout the proxy saw, when none of them was answered (None otherwise, or
-    when nothing is recorded). A harness's first call comes before the model has said anything, so a
-    rollout without one answered call is the machinery failing (a wrong route, a refused request shape,
-    an engine down), never the agent's doing: scoring it 0 would train on the infrastructure."""
-    if proxy.store is None:
-        return None
+def _never_answered(proxy: RunningProxy, rollout_id: str) -> int | None:
+    """How many calls of the rollout the proxy saw, when none of them was answered (None otherwise). A
+    harness's first call comes before the model has said anything, so a rollout without one answered
+    call is the machinery failing (a wrong route, a refused request shape, an engine down), never the
+    agent's doing: scoring it 0 would train on the infrastructure."""
     calls = proxy.store.calls(rollout_id)
     if any(call.status is CallStatus.OK for call in calls):
         return None
@@ -241,15 +276,30 @@ def _no_model_message(run: HarnessRun, calls: int) -> str:
     )
 
 
-def _record_outcome(proxy: ProxySession, result: RolloutResult, task: Task, harness: Harness) -> None:
-    """Count the rollout's calls and chains, and make the store's reward the verifier's outcome."""
+def _configure(proxy: RunningProxy, rollout_id: str, task: Task) -> None:
+    """Tell the proxy which task the rollout is of (`PUT /rollouts/{id}/config` on its control socket),
+    for engines that answer per task (the oracle). Refused or unreachable: RolloutNotConfigured."""
+    transport = httpx.HTTPTransport(uds=str(proxy.control_socket))
+    try:
+        with httpx.Client(transport=transport, base_url="http://proxy", timeout=CONTROL_TIMEOUT_SEC) as http:
+            response = http.put(f"/rollouts/{rollout_id}/config", json={"task": task.name})
+    except httpx.HTTPError as exc:
+        raise RolloutNotConfigured(f"the proxy's control socket {proxy.control_socket}: {exc}") from exc
+    if response.is_error:
+        raise RolloutNotConfigured(
+            f"the proxy refused the rollout's config (HTTP {response.status_code}): {response.text[:400]}"
+        )
+
+
+def _record_outcome(proxy: RunningProxy, result: RolloutResult, task: Task, harness: Harness) -> None:
+    """Build the rollout's chains (once: the result carries them), count its calls, and make the store's
+    reward the verifier's outcome."""
     store = proxy.store
-    if store is None:
-        return
     try:
         calls = store.calls(result.rollout_id)
         result.calls = len(calls)
-        result.chains = len(build_chains(calls, result.rollout_id).chains) if calls else 0
+        result.trajectory = build_chains(calls, result.rollout_id) if calls else None
+        result.chains = len(result.trajectory.chains) if result.trajectory is not None else 0
         rewards = None if result.reward is None else {"reward": result.reward}
         outcome = {"task": task.name, "harness": harness.name, "status": result.status}
         if result.error_class:

@@ -1,9 +1,15 @@
 """A set of rollouts (tasks by samples, one harness) in a run directory: run concurrently, resumable.
 
 Each finished rollout is appended to `<run_dir>/results.jsonl` as soon as it is done, so an interrupted
-run loses nothing finished; running the same set again skips every (task, sample) already scored and
-redoes only what is missing or failed for infrastructure reasons. Calls are recorded by the proxy in
-`<run_dir>/calls.sqlite`, logs go to `<run_dir>/rollouts/<rollout id>/`.
+run loses nothing finished; running the same set again skips every rollout (its RolloutKey: task,
+harness, sample, policy version) already scored and redoes only what is missing or failed for
+infrastructure reasons. Calls are recorded by the proxy in `<run_dir>/calls.sqlite`, logs go to
+`<run_dir>/rollouts/<rollout id>/`.
+
+Rollouts run on envs.parallel's pool, which Ctrl-C (or SIGTERM, under the CLIs' `interruptible`)
+interrupts at once: no queued rollout starts, the caller stops the live sandboxes (envs.cleanup), and a
+rollout cut short that way is not written, so resuming redoes it rather than counting it as an
+infrastructure failure.
 """
 
 from __future__ import annotations
@@ -11,15 +17,18 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Literal
 
+from envs import cleanup
+from envs.parallel import run_parallel
 from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
-from proxy.session import ProxySession
+from proxy.session import RunningProxy
+from train.errors import ResultsFileInvalid
 from train.rollout import RolloutResult, run_rollout
+from train.rollout_key import RolloutKey
 
 RESULTS_FILE = "results.jsonl"
 InfraPolicy = Literal["drop", "zero"]
@@ -42,13 +51,13 @@ def load_results(run_dir: Path) -> list[RolloutResult]:
         except ValueError as exc:
             if number == len(lines):
                 continue
-            raise ValueError(f"{path}:{number}: not a rollout result: {exc}") from exc
+            raise ResultsFileInvalid(f"{path}:{number}: not a rollout result: {exc}") from exc
     return results
 
 
-def latest_by_sample(results: Sequence[RolloutResult]) -> dict[tuple[str, str, int], RolloutResult]:
-    """(task, harness, sample) -> its last result (a redone rollout replaces the failed one)."""
-    return {(r.task, r.harness, r.sample): r for r in results}
+def latest_by_sample(results: Sequence[RolloutResult]) -> dict[RolloutKey, RolloutResult]:
+    """Each rollout's last result (a redone rollout replaces the failed one)."""
+    return {r.key: r for r in results}
 
 
 def scored_reward(result: RolloutResult, infra: InfraPolicy) -> float | None:
@@ -79,7 +88,7 @@ def run_rollout_set(
     tasks: Sequence[tuple[Task, str]],
     harness: Harness,
     bundle: Bundle,
-    proxy: ProxySession,
+    proxy: RunningProxy,
     *,
     samples: int,
     run_dir: Path,
@@ -88,34 +97,32 @@ def run_rollout_set(
     timeout: float | None = None,
     max_turns: int | None = None,
     on_done: Callable[[RolloutResult], None] = lambda result: None,
-    rollout_ids: Callable[[Task, int], str] | None = None,
+    policy_version: int | None = None,
     verifier_network: bool = False,
 ) -> list[RolloutResult]:
-    """Run `samples` rollouts of every (task, image), skipping those results.jsonl already has scored.
+    """Run `samples` rollouts of every (task, image), skipping those results.jsonl already has scored;
+    `policy_version` is the trained policy's version serving them (None for a fixed policy).
 
-    Returns this set's results (old ones found plus new ones), ordered by task and sample."""
+    Returns this set's results (old ones found plus new ones), ordered by task and sample. Rollouts of
+    this run carry their chains (`RolloutResult.trajectory`); those found in results.jsonl do not."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     done = {key: r for key, r in latest_by_sample(load_results(run_dir)).items() if r.status != "infra-error"}
     writer = ResultWriter(run_dir)
-    todo = [
-        (task, image, k)
-        for task, image in tasks
-        for k in range(samples)
-        if (task.name, harness.name, k) not in done
-    ]
-    found = [
-        done[(task.name, harness.name, k)]
-        for task, _ in tasks
-        for k in range(samples)
-        if (task.name, harness.name, k) in done
-    ]
+
+    def key_of(task: Task, k: int) -> RolloutKey:
+        return RolloutKey(task=task.name, harness=harness.name, sample=k, policy_version=policy_version)
+
+    wanted = [(task, image, key_of(task, k)) for task, image in tasks for k in range(samples)]
+    found = [done[key] for _, _, key in wanted if key in done]
+    todo = [item for item in wanted if item[2] not in done]
     for result in found:
         on_done(result)
 
-    def one(task: Task, image: str, k: int) -> RolloutResult:
+    def one(item: tuple[Task, str, RolloutKey]) -> RolloutResult:
+        task, image, key = item
         result = run_rollout(
             task,
             image,
@@ -124,22 +131,17 @@ def run_rollout_set(
             proxy,
             model=model,
             logs_root=run_dir / "rollouts",
-            rollout_id=rollout_ids(task, k) if rollout_ids else None,
-            sample=k,
+            sample=key.sample,
+            policy_version=key.policy_version,
             run=run_dir.name,
             timeout=timeout,
             max_turns=max_turns,
             verifier_network=verifier_network,
         )
-        writer.write(result)
+        if not cleanup.shutting_down():  # cut short by Ctrl-C / SIGTERM: not an outcome, redone on resume
+            writer.write(result)
         return result
 
-    new: list[RolloutResult] = []
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="rollout") as pool:
-        futures = [pool.submit(one, task, image, k) for task, image, k in todo]
-        for future in as_completed(futures):
-            result = future.result()
-            new.append(result)
-            on_done(result)
+    new = run_parallel(one, todo, concurrency, on_done)
     order = {task.name: i for i, (task, _) in enumerate(tasks)}
     return sorted([*found, *new], key=lambda r: (order[r.task], r.sample))

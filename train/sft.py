@@ -17,27 +17,27 @@ from pathlib import Path
 
 from proxy.sft import conversations
 from proxy.store import CallStore
+from train.pass_at_k import PASS_REWARD
 from train.rollout import RolloutResult
-from train.trainer import StepMetrics, Trainer, TrainingSample, samples_from_store
-
-SUCCESS = 1.0
+from train.samples import samples_from_results
+from train.trainer import StepMetrics, Trainer, TrainingSample
 
 
 def collect(
     store: CallStore, results: Sequence[RolloutResult]
 ) -> tuple[list[TrainingSample], dict[str, str]]:
     """Samples of every successful rollout (duplicates dropped) and each rollout's conversation (JSON)."""
-    winners = {r.rollout_id: 0.0 for r in results if r.reward is not None and r.reward >= SUCCESS}
+    winners = {r.rollout_id: 0.0 for r in results if r.passed}
     seen: set[str] = set()
     samples: list[TrainingSample] = []
-    for sample in samples_from_store(store, winners):
+    for sample in samples_from_results(results, winners, store):
         key = hashlib.sha256(json.dumps([sample.prompt_ids, sample.response_ids]).encode()).hexdigest()
         if key not in seen:
             seen.add(key)
             samples.append(sample)
     chats: dict[str, str] = {}
     for rollout_id in winners:
-        examples = conversations(store.calls(rollout_id), reward=SUCCESS)
+        examples = conversations(store.calls(rollout_id), reward=PASS_REWARD)
         if examples:
             longest = max(examples, key=lambda e: len(e.messages))
             chats[rollout_id] = json.dumps({"messages": longest.messages, "tools": longest.tools})

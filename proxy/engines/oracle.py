@@ -6,9 +6,10 @@ T's working directory, then gives a final message. It proves that harness, proxy
 tests work together, for any task and any harness, and it is the offline teacher for SFT. `nop` gives
 the final message at once: the harness ran, nothing was done, and the tests must score 0.
 
-Which task a rollout is for: a rollout id `<task>--<anything>` or `<task slug>--<anything>` (the name with
-"/" as "__", what rollout ids are built from: `forge-env run` and the training loop), else the catalog
-task whose instruction appears in the conversation.
+Which task a rollout is for: the task its per-rollout config names (`GenerationRequest.task`, set with
+`PUT /rollouts/{id}/config {"task": NAME}` on the control app, as every rollout of `forge-env run` and
+the training loop does), else the catalog task whose instruction appears in the conversation. The
+rollout id is never read for it.
 
 Harnesses that only stop when the model runs a submit command (mini-swe-agent's
 `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`) get that command as the last step when their prompt asks
@@ -27,7 +28,7 @@ import tarfile
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 from envs.task import Task, TaskStep, find_task_dirs, inspect_task, load_task, resolve_env
 from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
@@ -35,11 +36,13 @@ from proxy.engines.base import Engine
 from proxy.engines.scripted import Policy, ScriptedTokens
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenEngine, load_tokenizer
-from proxy.errors import BadRequest
+from proxy.errors import BadRequest, EngineConfigError
+
+if TYPE_CHECKING:
+    from proxy.engine_options import EngineOptions
 
 log = logging.getLogger("forge.proxy")
 
-ROLLOUT_TASK_SEPARATOR = "--"
 SUBMIT_SENTINELS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",)
 """Words some harnesses wait for as the output of a shell command before they stop."""
 FINAL_MESSAGE = "Done: the task is complete."
@@ -146,7 +149,6 @@ class OraclePolicy(NopPolicy):
     def __init__(self, catalog: Path | str | Sequence[Path | str]) -> None:
         roots = [catalog] if isinstance(catalog, str | Path) else list(catalog)
         self.tasks: dict[str, Task] = {}
-        self._by_slug: dict[str, Task] = {}
         self.skipped: dict[str, str] = {}
         """Tasks of the catalog that do not load (a refused Harbor feature, say): the first error of each."""
         for root in roots:
@@ -162,18 +164,21 @@ class OraclePolicy(NopPolicy):
                         continue
                     task = found
                 self.tasks[task.name] = task
-                self._by_slug[task.slug] = task
         if not self.tasks:
             where = ", ".join(map(str, roots)) or "(nothing)"
-            raise ValueError(f"the oracle found no tasks in {where}")
+            raise EngineConfigError(f"the oracle found no tasks in {where}")
         self._solutions: dict[str, str] = {}
 
     def task_for(self, request: GenerationRequest) -> Task:
-        rollout = request.rollout_id or ""
-        name = rollout.split(ROLLOUT_TASK_SEPARATOR, 1)[0]
-        found = self.tasks.get(name) or self._by_slug.get(name)
-        if found is not None:
-            return found
+        """The task the rollout's config names, else the one whose instruction the conversation holds."""
+        if request.task is not None:
+            named = self.tasks.get(request.task)
+            if named is None:
+                raise BadRequest(
+                    f"oracle: rollout {request.rollout_id!r} is configured for task {request.task!r}, which "
+                    f"is not in the catalog (it has: {', '.join(sorted(self.tasks))})"
+                )
+            return named
         text = re.sub(r"\s+", " ", "\n".join(m.content for m in request.messages if m.role == "user"))
         matches = [
             task
@@ -182,8 +187,9 @@ class OraclePolicy(NopPolicy):
         ]
         if not matches:
             raise BadRequest(
-                f"oracle: rollout {rollout!r} names no task of the catalog (ids look like <task>--<suffix>, "
-                "or <task slug>--<suffix>) and no task's instruction is in the conversation"
+                f"oracle: rollout {request.rollout_id!r} has no task in its config (PUT "
+                '/rollouts/{id}/config with {"task": NAME}) and no task\'s instruction is in the '
+                "conversation"
             )
         return max(matches, key=lambda task: len(task.instruction))
 
@@ -247,6 +253,10 @@ class NopEngine(PolicyEngine):
     def __init__(self, tokenizer: str | Path | Any | None = None) -> None:
         super().__init__(NopPolicy(), tokenizer)
 
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        return cls(tokenizer=options.tokenizer)
+
 
 class OracleEngine(PolicyEngine):
     """`--engine oracle --catalog DIR`: every rollout runs its task's reference solution."""
@@ -257,3 +267,9 @@ class OracleEngine(PolicyEngine):
         self, catalog: Path | str | Sequence[Path | str], tokenizer: str | Path | Any | None = None
     ) -> None:
         super().__init__(OraclePolicy(catalog), tokenizer)
+
+    @classmethod
+    def from_options(cls, options: EngineOptions) -> Self:
+        if not options.catalog:
+            raise EngineConfigError("engine 'oracle' needs --catalog DIR (the tasks whose solutions it runs)")
+        return cls(catalog=options.catalog, tokenizer=options.tokenizer)

@@ -72,6 +72,8 @@ def test_oracle_scores_one_and_doing_nothing_scores_zero(
             run = result.harness_run
             assert run is not None and run.status == "completed", _explain(result)
             assert result.calls >= 2 and result.chains >= 1, "the proxy holds the calls as trajectories"
+            assert result.trajectory is not None and len(result.trajectory.chains) == result.chains
+            assert result.rollout_id.startswith(f"{task.slug}--{harness.name}-0-")  # RolloutKey's id
             assert proxy.store is not None
             assert proxy.store.rollout(result.rollout_id).rewards == {"reward": 1.0}  # type: ignore[union-attr]
             assert run.connects, "strace saw the harness connect to the model"

@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import httpx
 import pytest
 
 from envs.task import Task, load_task
@@ -22,6 +23,7 @@ from proxy.engines.oracle import (
 )
 from proxy.errors import BadRequest
 from proxy.records import WireApi
+from proxy.session import ProxySession
 from proxy.wire import WIRE_ADAPTERS
 from tests.conftest import write_task
 
@@ -32,13 +34,15 @@ SHELL = Tool(name="bash", parameters={"type": "object", "properties": {"command"
 
 
 def _request(
-    rollout: str | None, user: str = "do the task", tools: list[Tool] | None = None
+    task: str | None, user: str = "do the task", tools: list[Tool] | None = None, rollout: str = "r-0001"
 ) -> GenerationRequest:
+    """A call of rollout `rollout`, whose per-rollout config names `task` (None: names none)."""
     return GenerationRequest(
         model="m",
         messages=[Message(role="system", content="sys"), Message(role="user", content=user)],
         tools=[SHELL] if tools is None else tools,
         rollout_id=rollout,
+        task=task,
     )
 
 
@@ -46,43 +50,75 @@ def _generate(engine: OracleEngine | NopEngine, request: GenerationRequest):  # 
     return asyncio.run(engine.generate(request))
 
 
-def test_the_rollout_id_names_the_task() -> None:
+def test_the_rollout_config_names_the_task() -> None:
     engine = OracleEngine(CATALOG)
-    generation = _generate(engine, _request("csv-sales-summary--codex-1234"))
+    generation = _generate(engine, _request("csv-sales-summary"))
     assert generation.finish_reason == "tool_calls"
     command = json.loads(generation.tool_calls[0].arguments)["command"]
     assert command == solution_command(load_task(CATALOG / "csv-sales-summary"))
 
 
-def test_the_instruction_names_the_task_when_the_id_does_not() -> None:
+def test_the_rollout_id_is_never_read_for_the_task() -> None:
+    """An id that looks like another task's (the old `<task>--<suffix>` form) changes nothing."""
+    request = _request("csv-sales-summary", rollout="rotate-backups--codex-1234")
+    command = json.loads(_generate(OracleEngine(CATALOG), request).tool_calls[0].arguments)["command"]
+    assert command == solution_command(load_task(CATALOG / "csv-sales-summary"))
+    with pytest.raises(BadRequest, match="has no task in its config"):
+        _generate(OracleEngine(CATALOG), _request(None, rollout="rotate-backups--codex-1234"))
+
+
+def test_the_instruction_names_the_task_when_the_config_does_not() -> None:
     engine = OracleEngine(CATALOG)
     instruction = load_task(CATALOG / "rotate-backups").instruction
     wrapped = f"<environment>cwd: /app</environment>\n\n{instruction}\n\nBe careful."
-    generation = _generate(engine, _request("some-run", user=wrapped))
+    generation = _generate(engine, _request(None, user=wrapped))
     command = json.loads(generation.tool_calls[0].arguments)["command"]
     assert command == solution_command(load_task(CATALOG / "rotate-backups"))
 
 
 def test_an_unknown_task_is_a_clear_error() -> None:
-    with pytest.raises(BadRequest, match="names no task of the catalog"):
+    with pytest.raises(BadRequest, match="has no task in its config"):
+        _generate(OracleEngine(CATALOG), _request(None))
+    with pytest.raises(
+        BadRequest, match="configured for task 'nothing-like-it', which is not in the catalog"
+    ):
         _generate(OracleEngine(CATALOG), _request("nothing-like-it"))
 
 
-def test_a_rollout_id_built_from_the_task_slug_names_the_task(tmp_path: Path) -> None:
-    """Harbor's `org/name` tasks: rollout ids are built from the slug `org__name`."""
+def test_a_harbor_org_name_task_is_named_by_its_config(tmp_path: Path) -> None:
     toml = '[task]\nname = "acme/make-done"\n[environment]\nworkdir = "/app"\n'
     task = load_task(write_task(tmp_path, "make-done", toml=toml))
-    assert task.slug == "acme__make-done"
     engine = OracleEngine(tmp_path)
-    for rollout in ("acme__make-done--codex-0001", "acme/make-done--codex-0001"):
-        generation = _generate(engine, _request(rollout))
-        assert json.loads(generation.tool_calls[0].arguments)["command"] == solution_command(task), rollout
-    with pytest.raises(BadRequest, match="names no task"):
-        _generate(engine, _request("acme__other--codex-0001"))
+    generation = _generate(engine, _request("acme/make-done", rollout="acme__make-done--codex-0-0001"))
+    assert json.loads(generation.tool_calls[0].arguments)["command"] == solution_command(task)
+    with pytest.raises(BadRequest, match="not in the catalog"):
+        _generate(engine, _request("acme/other"))
+
+
+def test_the_task_travels_from_the_control_app_to_the_oracle(tmp_path: Path) -> None:
+    """`PUT /rollouts/{id}/config {"task": ...}` on the control socket is what the oracle answers by; a
+    rollout without one gets the instruction's task, and a bad config is refused there."""
+    body = {"model": "m", "messages": [{"role": "user", "content": "do it"}], "tools": [
+        {"type": "function", "function": {"name": "bash", "parameters": SHELL.parameters}},
+    ]}  # fmt: skip
+    with ProxySession(OracleEngine(CATALOG), tmp_path / "run") as proxy:
+        control = httpx.Client(
+            transport=httpx.HTTPTransport(uds=str(proxy.control_socket)), base_url="http://p"
+        )
+        model = httpx.Client(transport=httpx.HTTPTransport(uds=str(proxy.socket)), base_url="http://p")
+        with control, model:
+            assert control.put("/rollouts/r1/config", json={"task": "rotate-backups"}).status_code == 200
+            assert control.put("/rollouts/r2/config", json={"task": ""}).status_code == 422
+            answer = model.post("/rollouts/r1/v1/chat/completions", json=body)
+            unnamed = model.post("/rollouts/r2/v1/chat/completions", json=body)
+    (call,) = answer.json()["choices"][0]["message"]["tool_calls"]
+    expected = solution_command(load_task(CATALOG / "rotate-backups"))
+    assert json.loads(call["function"]["arguments"])["command"] == expected
+    assert unnamed.status_code == 400 and "has no task in its config" in unnamed.text
 
 
 def test_after_the_solution_ran_the_oracle_is_done() -> None:
-    request = _request("organize-downloads--x")
+    request = _request("organize-downloads")
     request.messages += [
         Message(role="assistant", tool_calls=[ToolCall(id="c1", name="bash", arguments="{}")]),
         Message(role="tool", tool_call_id="c1", content="oracle: solve.sh exited 0"),
@@ -92,13 +128,13 @@ def test_after_the_solution_ran_the_oracle_is_done() -> None:
 
 
 def test_a_call_without_tools_gets_text() -> None:
-    generation = _generate(OracleEngine(CATALOG), _request("organize-downloads--x", tools=[]))
+    generation = _generate(OracleEngine(CATALOG), _request("organize-downloads", tools=[]))
     assert generation.text == FINAL_MESSAGE and not generation.tool_calls
 
 
 def test_nop_answers_at_once_and_submits_when_asked() -> None:
-    assert _generate(NopEngine(), _request("r")).text == NOP_MESSAGE
-    asking = _request("r", user="When done, run `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`.")
+    assert _generate(NopEngine(), _request(None)).text == NOP_MESSAGE
+    asking = _request(None, user="When done, run `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`.")
     generation = _generate(NopEngine(), asking)
     assert json.loads(generation.tool_calls[0].arguments) == {
         "command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
@@ -106,7 +142,7 @@ def test_nop_answers_at_once_and_submits_when_asked() -> None:
 
 
 def test_the_oracle_submits_after_the_solution_when_asked() -> None:
-    request = _request("organize-downloads--x", user="Submit with echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+    request = _request("organize-downloads", user="Submit with echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
     request.messages += [
         Message(role="assistant", tool_calls=[ToolCall(id="c1", name="bash", arguments="{}")]),
         Message(role="tool", tool_call_id="c1", content="ok"),
@@ -128,7 +164,7 @@ def test_each_real_harness_request_gets_a_call_of_its_own_shell_tool(
 ) -> None:
     body = json.loads((FIXTURES / f"{fixture}.json").read_text())["request"]["body"]
     request, _ = WIRE_ADAPTERS[api].parse(body)
-    request.rollout_id = "git-release-chore--" + fixture
+    request.task = "git-release-chore"
     generation = _generate(OracleEngine(CATALOG), request)
     (call,) = generation.tool_calls
     assert call.name == shell
@@ -195,7 +231,7 @@ def test_a_bigger_solution_is_packed_and_run_in_the_workdir(tmp_path: Path) -> N
 
 def test_the_oracle_runs_on_the_token_path(tiny_model_dir: Path) -> None:
     engine = OracleEngine(CATALOG, tokenizer=tiny_model_dir)
-    generation = _generate(engine, _request("organize-downloads--x"))
+    generation = _generate(engine, _request("organize-downloads"))
     assert generation.tool_calls and generation.tool_calls[0].name == "bash"
     assert generation.prompt_ids and generation.completion_ids
     assert generation.logprobs == [0.0] * len(generation.completion_ids)

@@ -9,12 +9,14 @@ from pathlib import Path
 import docker
 import httpx
 import pytest
+from pydantic import ValidationError
 
 from envs.image_builder import build_image
 from envs.task import load_task
 from harnesses.bundle import build_bundle
 from harnesses.forge_react import ForgeReact
 from proxy.policy_server import PolicyServer
+from train.grpo_config import GRPOConfig
 from train.grpo_loop import (
     METRICS_FILE,
     RUN_FILE,
@@ -27,7 +29,7 @@ from train.grpo_loop import (
     run_grpo,
 )
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
-from train.trainer import samples_from_store
+from train.samples import samples_from_store
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog" / "claw"
@@ -53,7 +55,7 @@ def test_two_grpo_steps_on_two_catalog_tasks(
         eval_samples=1,
     )
     run_dir = tmp_path / "run"
-    trainer = LocalTrainer(tiny_model_dir, config.local)
+    trainer = LocalTrainer(tiny_model_dir, config.local, config.grpo)
     evals: list[EvalRecord] = []
     records = run_grpo(
         tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config, on_eval=evals.append
@@ -113,3 +115,35 @@ def test_a_run_resumes_with_more_steps_but_not_another_recipe(tmp_path: Path) ->
     other_tasks = RunManifest(config=GRPORunConfig(steps=5), harness="forge-react", tasks=["a"], model="/m")
     with pytest.raises(RunMismatch, match=r"tasks: \['a', 'b'\] -> \['a'\]"):
         check_manifest(tmp_path, other_tasks)
+
+
+def test_grpo_settings_are_the_runs_and_checked_on_resume(tmp_path: Path) -> None:
+    """GRPO's algorithm settings sit in the run config (`config.grpo`), apart from the trainer's optimiser
+    settings (`config.local`); a resume with other ones is refused; there is no trainer choice."""
+    config = GRPORunConfig(steps=2, grpo=GRPOConfig(clip_high=0.3, kl_coef=0.1))
+    check_manifest(tmp_path, RunManifest(config=config, harness="forge-react", tasks=["a"], model="/m"))
+    written = json.loads((tmp_path / RUN_FILE).read_text())["config"]
+    assert written["grpo"]["clip_high"] == 0.3 and "grpo" not in written["local"] and "trainer" not in written
+    other = config.model_copy(update={"grpo": GRPOConfig(clip_high=0.3)})
+    with pytest.raises(RunMismatch, match=r"config\.grpo\.kl_coef: 0\.1 -> 0\.0"):
+        check_manifest(tmp_path, RunManifest(config=other, harness="forge-react", tasks=["a"], model="/m"))
+    with pytest.raises(ValidationError, match="trainer"):
+        GRPORunConfig(trainer="verl")  # type: ignore[call-arg]
+    with pytest.raises(ValidationError, match="grpo"):
+        GRPORunConfig.model_validate({"local": {"grpo": {"kl_coef": 0.1}}})
+
+
+def test_a_run_json_from_before_grpo_moved_still_resumes(tmp_path: Path) -> None:
+    """A run.json written with GRPO's settings under `config.local.grpo` and a `config.trainer` is read
+    in today's shape: the same recipe resumes, another one is refused."""
+    config = GRPORunConfig(steps=2, grpo=GRPOConfig(kl_coef=0.1))
+    manifest = RunManifest(config=config, harness="forge-react", tasks=["a"], model="/m")
+    old = manifest.model_dump(mode="json")
+    old["config"]["local"]["grpo"] = old["config"].pop("grpo")
+    old["config"]["trainer"] = "local"
+    (tmp_path / RUN_FILE).write_text(json.dumps(old))
+    changed = config.model_copy(update={"grpo": GRPOConfig()})
+    with pytest.raises(RunMismatch, match=r"config\.grpo\.kl_coef: 0\.1 -> 0\.0"):
+        check_manifest(tmp_path, RunManifest(config=changed, harness="forge-react", tasks=["a"], model="/m"))
+    check_manifest(tmp_path, manifest.model_copy(update={"config": config.model_copy(update={"steps": 4})}))
+    assert json.loads((tmp_path / RUN_FILE).read_text())["config"]["grpo"]["kl_coef"] == 0.1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from train.pass_at_k import bootstrap, pass_at_k, pass_hat_k
+from train.pass_at_k import PASS_REWARD, bootstrap, pass_at_k, pass_hat_k, passed
 
 
 def test_pass_at_k_by_hand() -> None:
@@ -43,3 +43,12 @@ def test_bootstrap_interval_brackets_the_mean_and_is_reproducible() -> None:
     assert bootstrap(values) == first
     constant = bootstrap([1.0] * 5)
     assert (constant.low, constant.value, constant.high) == (1.0, 1.0, 1.0)
+
+
+def test_a_trial_passes_at_a_reward_of_one() -> None:
+    """The one threshold every pass rate uses: partial rewards fail, rewards above 1 (a wider
+    `reward_range`) pass, no reward fails."""
+    assert passed(1.0) and passed(10.0)
+    assert not passed(0.999) and not passed(0.0) and not passed(-1.0)
+    assert not passed(None)
+    assert PASS_REWARD == 1.0
