@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO, AnyStr
 
 import docker
 import docker.errors
@@ -143,9 +144,8 @@ def _build_with_debootstrap(
         ]
         log("$ " + " ".join(cmd))
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert proc.stdout is not None
         tail: list[str] = []
-        for line in proc.stdout:
+        for line in _pipe(proc.stdout):
             log(line.rstrip())
             tail = [*tail[-19:], line.rstrip()]
         if proc.wait() != 0:
@@ -159,16 +159,23 @@ def _build_with_debootstrap(
         tar = subprocess.Popen(
             ["tar", "-C", str(rootfs), "--numeric-owner", "-c", "."], stdout=subprocess.PIPE
         )
-        assert tar.stdout is not None
+        stream = _pipe(tar.stdout)
         try:
             client.api.import_image_from_stream(
-                tar.stdout, repository=tag.split(":")[0], tag=tag.split(":")[1], changes=_changes()
+                stream, repository=tag.split(":")[0], tag=tag.split(":")[1], changes=_changes()
             )
         except docker.errors.APIError as exc:
             raise BaseImageError(f"docker import failed: {exc}") from exc
         finally:
-            tar.stdout.close()
+            stream.close()
             tar.wait()
+
+
+def _pipe(stream: IO[AnyStr] | None) -> IO[AnyStr]:
+    """A child's stdout opened with stdout=PIPE (never None then; typed as optional by Popen)."""
+    if stream is None:
+        raise BaseImageError("a child process was started without its output pipe")
+    return stream
 
 
 def _build_from_image(

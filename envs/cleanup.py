@@ -4,7 +4,8 @@ Three layers, so a container is removed however the parent ends:
 
 1. `with sandbox:` stops it on any exception, KeyboardInterrupt included.
 2. `stop_all()` stops every sandbox still alive in this process (the CLIs call it on Ctrl-C / SIGTERM,
-   so worker threads fail fast instead of running on), and it runs at interpreter exit.
+   so worker threads fail fast instead of running on), and it runs at interpreter exit: the exit hook
+   is installed with the first sandbox registered, not at import, so importing envs changes nothing.
 3. A watchdog process (`python -m envs.reaper`), started with the first sandbox in its own session so
    Ctrl-C does not reach it, holds the read end of a pipe from us. When we die, even by SIGKILL, the pipe
    closes and it removes every container labelled with our owner id.
@@ -31,6 +32,7 @@ _owner: str | None = None
 _watchdog: subprocess.Popen[bytes] | None = None
 _watchdog_pid = -1
 _shutting_down = threading.Event()
+_exit_hook_installed = False
 
 
 def owner_id() -> str:
@@ -61,8 +63,12 @@ def ensure_watchdog() -> None:
 
 
 def register(sandbox: Sandbox) -> None:
+    global _exit_hook_installed
     with _lock:
         _live[id(sandbox)] = sandbox
+        if not _exit_hook_installed:
+            atexit.register(stop_all)
+            _exit_hook_installed = True
 
 
 def unregister(sandbox: Sandbox) -> None:
@@ -95,6 +101,3 @@ def stop_all() -> int:
 def _quiet_stop(sandbox: Sandbox) -> None:
     with contextlib.suppress(Exception):
         sandbox.stop()
-
-
-atexit.register(stop_all)

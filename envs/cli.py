@@ -1,37 +1,25 @@
-"""`forge-env`: check, build, verify and clean up task environments.
+"""envs' own commands of `forge-env`: check, base, build, verify and clean up task environments.
 
-The console script adds `harness` and `run`, which need the harness registry and the proxy; envs imports
-neither, so the full command is composed in `train.cli.env`.
+The console script also has `harness` and `run`, which need the harness registry and the proxy; envs
+imports neither, so `train.cli.env` composes the full command from this app and those.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, TypeVar
 
 import docker
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
-from envs import cleanup
 from envs.base_image import BaseRecipe, build_base_image
+from envs.cli_support import console, err, fail, interruptible, progress_bar
 from envs.docker_client import docker_client, relay_root
 from envs.engine_limits import EngineLimits, engine_limits
 from envs.errors import EnvsError
@@ -42,12 +30,10 @@ from envs.task import Problem, Task, inspect_task, resolve_task_dirs
 from envs.verifier_image import prepare_verifier_image, prepared_verifier_image, separate_verifier_image
 
 app = typer.Typer(
-    help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.",
+    help="Task environments: check, build, verify, clean up.",
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
-err = Console(stderr=True)
 T = TypeVar("T")
 
 TaskArgs = Annotated[
@@ -58,30 +44,6 @@ DEFAULT_JOBS = os.cpu_count() or 2
 JobsOpt = Annotated[
     int, typer.Option("--jobs", "-j", min=1, help="Tasks handled in parallel (default: CPU count).")
 ]
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """Ctrl-C or SIGTERM: stop every sandbox we started, then exit 130 (the watchdog covers a crash)."""
-
-    def on_term(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield
-    except KeyboardInterrupt:
-        n = cleanup.stop_all()
-        err.print(f"[yellow]interrupted: stopped {n} sandbox(es)[/yellow]")
-        sys.stdout.flush()
-        os._exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}")
-    return typer.Exit(code)
 
 
 def _limits_note(limits: EngineLimits | None) -> str:
@@ -108,9 +70,9 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> _Loaded:
     try:
         dirs = resolve_task_dirs(paths or [], catalog)
     except EnvsError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise fail(str(exc), 2) from exc
     if not dirs:
-        raise _fail("no tasks given (pass task directories or --catalog DIR)", 2)
+        raise fail("no tasks given (pass task directories or --catalog DIR)", 2)
     limits = engine_limits()
     loaded = _Loaded()
     for d in dirs:
@@ -129,26 +91,13 @@ def _load_tasks(paths: list[Path] | None, catalog: Path | None) -> _Loaded:
     return loaded
 
 
-def progress_bar() -> Progress:
-    """The progress bar every OpenForge command draws (spinner, description, bar, count, time)."""
-    return Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
-
-
 def _over_tasks(label: str, total: int, work: Callable[[docker.DockerClient, Callable[[str], None]], T]) -> T:
     """Run `work(client, advance)` under a progress bar, stopping every sandbox on Ctrl-C / SIGTERM."""
-    with _interruptible():
+    with interruptible():
         try:
             client = docker_client()
         except EnvsError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
         with progress_bar() as progress:
             bar = progress.add_task(label, total=total)
 
@@ -164,7 +113,7 @@ def check(path: Annotated[Path, typer.Argument(help="A task directory or a catal
     try:
         dirs = resolve_task_dirs([path], None)
     except EnvsError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise fail(str(exc), 2) from exc
     limits = engine_limits()
     problems: list[Problem] = []
     for d in dirs:
@@ -196,7 +145,7 @@ def base(
         with console.status(f"building {recipe.tag} (debootstrap takes a minute or two)"):
             tag, built = build_base_image(client, recipe, force=force)
     except EnvsError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     took = time.monotonic() - started
     console.print(
         f"{tag} {'built' if built else 'already present'} ({took:.1f}s); also tagged openforge/base:latest"
@@ -387,7 +336,7 @@ def gc(
     try:
         client = docker_client()
     except EnvsError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     removed = remove_containers(client, include_live_owners=all_owners, task=task)
     remove_relay_folders(relay_root())
     console.print(f"removed {len(removed)} container(s)" + (f": {', '.join(removed)}" if removed else ""))

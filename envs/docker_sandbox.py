@@ -32,7 +32,14 @@ from docker.models.containers import Container
 
 from envs import cleanup, labels
 from envs.docker_client import docker_client, relay_root
-from envs.errors import ArchiveTooLarge, PreloadError, SandboxError, SandboxNotReady, SandboxStartError
+from envs.errors import (
+    ArchiveTooLarge,
+    NetworkModeError,
+    PreloadError,
+    SandboxError,
+    SandboxNotReady,
+    SandboxStartError,
+)
 from envs.host_processes import HostProcess, boot_ticks, container_processes, kill_processes
 from envs.model_relay import ModelRelay
 from envs.reaper import MODEL_MOUNT
@@ -162,7 +169,8 @@ class DockerSandbox(Sandbox):
         cleanup.register(self)
         try:
             if spec.network is NetworkMode.MODEL_ONLY:
-                assert spec.model_endpoint is not None
+                if not spec.model_endpoint:  # SandboxSpec's validator refuses it; said again for the type
+                    raise NetworkModeError("network 'model-only' needs model_endpoint")
                 self.relay_folder = relay_root() / uuid.uuid4().hex[:12]
                 self.relay = ModelRelay(self.relay_folder, spec.model_endpoint, spec.model_routes)
                 self.relay.start()

@@ -172,20 +172,19 @@ def _take_verdict(record: RunRecord, verdict: VerifierResult) -> None:
 
 
 def _act(
-    sandbox: Sandbox, task: Task, kind: str, attack: str | None, rollout: str, step: TaskStep | None = None
+    sandbox: Sandbox, task: Task, attack: str | None, rollout: str, step: TaskStep | None = None
 ) -> int | None:
-    """The oracle's solution (the step's own, for a step that has one) or a forgery, run as the agent
-    would; returns its exit status."""
+    """The oracle's solution (the step's own, for a step that has one) or, given an attack, that
+    forgery, run as the agent would; returns its exit status."""
     agent = task.config.agent
     home = {"HOME": ORACLE_HOME}
-    if kind == "oracle":
+    if attack is None:
         solution = step.solution_dir if step is not None and step.solution_dir is not None else None
         sandbox.make_dir(SOLUTION_DIR)
         sandbox.upload(solution or task.solution_dir, SOLUTION_DIR)
         script, env = SOLUTION_DIR + "/solve.sh", resolve_env(task, task.config.solution.env, "solution")
         timeout = step_timeout(task, step)
     else:
-        assert attack is not None
         sandbox.upload(attack_script(attack), ATTACK_FILE)
         top = task.config.verifier.reward_range[1]
         script, env = ATTACK_FILE, {FORGED_REWARD_ENV: f"{top:g}", ROLLOUT_ENV: rollout}
@@ -219,7 +218,9 @@ def _act_and_verify(
         if step is not None:
             prepare_step(sandbox, task, step, workdir)
         if kind == "oracle" or (kind == "forgery" and index == 0):
-            record.solution_exit_code = _act(sandbox, task, kind, attack, rollout, step)
+            record.solution_exit_code = _act(
+                sandbox, task, attack if kind == "forgery" else None, rollout, step
+            )
         options = verify.model_copy(update={"step": step, "keep_model": index < len(steps) - 1})
         verdict = run_verifier(sandbox, task, backend, options)
         _take_verdict(record, verdict)

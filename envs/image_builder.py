@@ -18,16 +18,13 @@ import docker
 import docker.errors
 from pydantic import BaseModel
 
+from envs import labels
 from envs.base_image import current_base_id
 from envs.content_hash import hash_directory
 from envs.docker_client import forge_home
 from envs.errors import BaseImageError, BuildError
 from envs.parallel import run_parallel
 from envs.task import Task
-
-LABEL_MANAGED = "openforge.managed"
-LABEL_TASK = "openforge.task"
-LABEL_HASH = "openforge.content-hash"
 
 
 @dataclass(frozen=True)
@@ -145,7 +142,11 @@ def build_image(
                 buildargs=build_args(task, base_id or "", context),
                 decode=True,
                 timeout=int(timeout) + 5,
-                labels={LABEL_MANAGED: "true", LABEL_TASK: task.name, LABEL_HASH: tag.rsplit(":", 1)[1]},
+                labels={
+                    labels.MANAGED: "true",
+                    labels.TASK: task.name,
+                    labels.CONTENT_HASH: tag.rsplit(":", 1)[1],
+                },
             )
             for chunk in stream:
                 text = chunk.get("stream", "")

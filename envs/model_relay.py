@@ -135,12 +135,14 @@ class ModelRelay:
             )
         if request.headers.get("upgrade"):
             return _refuse(403, "protocol upgrades are not relayed")
-        assert self._session is not None
+        session = self._session
+        if session is None:  # a request before the server's startup finished (or after its shutdown)
+            return _refuse(503, "the model relay is not serving")
         body = await request.read()
         headers = {k: v for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP}
         response: web.StreamResponse | None = None
         try:
-            async with self._session.request(
+            async with session.request(
                 request.method, self._base_url + raw_path, headers=headers, data=body, allow_redirects=False
             ) as upstream:
                 response = web.StreamResponse(

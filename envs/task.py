@@ -26,7 +26,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from envs.engine_limits import EngineLimits
-from envs.errors import TaskLoadError
+from envs.errors import TaskError, TaskLoadError, TaskNotInCatalog
 from envs.task_config import (
     EnvironmentSection,
     StepSection,
@@ -572,23 +572,21 @@ def resolve_task_dirs(paths: Iterable[Path], catalog: Path | None) -> list[Path]
 def load_catalog(catalog: Path | str, names: Sequence[str] = ()) -> list[Task]:
     """The tasks of a catalog (or one task directory), only `names` when given, in their order.
 
-    The one loader behind every `--catalog DIR --task NAME` option. Raises TaskLoadError for a catalog
-    that does not exist or has no task, a task that does not load, or a name it does not have (the
-    error lists the names it has).
+    The one loader behind every `--catalog DIR --task NAME` option. Raises TaskError for a catalog that
+    does not exist or has no task, TaskLoadError for a task that does not load, TaskNotInCatalog for a
+    name it does not have (the error lists the names it has).
     """
     root = Path(catalog)
     if not root.exists():
-        raise TaskLoadError(root.name, str(root), "no such catalog or task directory")
+        raise TaskError(f"catalog {root} does not exist")
     tasks = [load_task(d) for d in find_task_dirs(root)]
     if not tasks:
-        raise TaskLoadError(root.name, str(root), "no task.toml here or in any folder below")
+        raise TaskError(f"no tasks in {root} (no task.toml there or in any folder below)")
     if not names:
         return tasks
     known = {t.name: t for t in tasks}
     if missing := [n for n in names if n not in known]:
-        raise TaskLoadError(
-            missing[0], str(root), f"not in this catalog (it has: {', '.join(sorted(known))})"
-        )
+        raise TaskNotInCatalog(missing[0], str(root), list(known))
     return [known[n] for n in names]
 
 

@@ -30,7 +30,7 @@ from envs.content_hash import hash_directory
 from envs.docker_client import docker_client
 from envs.docker_sandbox import RUN_DIR, DockerSandbox
 from envs.errors import BuildError
-from envs.image_builder import LABEL_MANAGED, LABEL_TASK, BuildContext, build_image
+from envs.image_builder import BuildContext, build_image
 from envs.reward import VERIFIER_DIR
 from envs.sandbox import SandboxSpec
 from envs.task import Task, resolve_env
@@ -39,10 +39,6 @@ from envs.verifier import VerifyOptions
 
 VERIFIER_REPOSITORY_PREFIX = "openforge/verifier-"
 PREPARED_SUFFIX = "-verifier"
-LABEL_TASK_IMAGE = "openforge.verifier.task-image"
-"""The id of the image a prepared verifier image was made from."""
-LABEL_TESTS_HASH = "openforge.verifier.tests-hash"
-"""The hash of tests/ (and the [verifier] user and env that ran them) a prepared image was made with."""
 TESTS_DIR = "/tests"
 HOST_CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 CA_TARGET = "/opt/forge/host-ca.crt"
@@ -123,7 +119,8 @@ def separate_verifier_image(task: Task, client: docker.DockerClient | None = Non
     if not context.dockerfile.is_file():
         raise BuildError(task.name, f"the separate verifier needs {context.dockerfile} (or a docker_image)")
     result = build_image(_client(client), task, context=context)
-    assert result.tag is not None
+    if not result.ok or result.tag is None:
+        raise BuildError(task.name, f"the separate verifier's image did not build: {result.error}")
     return result.tag
 
 
@@ -156,7 +153,9 @@ def prepared_verifier_image(task: Task, image: str, client: docker.DockerClient 
     except docker.errors.ImageNotFound:
         return None
     found = prepared.labels
-    if found.get(LABEL_TASK_IMAGE) != source.id or found.get(LABEL_TESTS_HASH) != hash_of_tests(task):
+    if found.get(labels.VERIFIER_TASK_IMAGE) != source.id or found.get(
+        labels.VERIFIER_TESTS_HASH
+    ) != hash_of_tests(task):
         return None
     return prepared_tag(image)
 
@@ -254,18 +253,20 @@ def _commit(
         "Labels": {
             **(config.get("Labels") or {}),
             **dict.fromkeys(_SANDBOX_IDENTITY, ""),
-            LABEL_MANAGED: "true",
-            LABEL_TASK: task.name,
-            LABEL_TASK_IMAGE: str(source.id),
-            LABEL_TESTS_HASH: digest,
+            labels.MANAGED: "true",
+            labels.TASK: task.name,
+            labels.VERIFIER_TASK_IMAGE: str(source.id),
+            labels.VERIFIER_TESTS_HASH: digest,
         }
     }
     if config.get("Cmd"):
         conf["Cmd"] = config["Cmd"]  # else the engine keeps the container's (our init), as `docker commit`
     repository, _, name = tag.rpartition(":")
-    assert sandbox.container is not None
+    container = sandbox.container
+    if container is None:
+        raise BuildError(task.name, f"the sandbox preparing {tag} has no container (it was stopped)")
     try:
-        image = sandbox.container.commit(repository=repository, tag=name, conf=conf)
+        image = container.commit(repository=repository, tag=name, conf=conf)
     except docker.errors.DockerException as exc:
         raise BuildError(task.name, f"could not commit the prepared verifier image {tag}: {exc}") from exc
     if previous is not None and previous != image.id:

@@ -120,7 +120,7 @@ CHAT_TEMPLATE = r"""
 {%- endif %}
 """.strip()
 
-_REPO = Path(__file__).resolve().parent.parent
+_REPO = Path(__file__).resolve().parents[2]
 _CORPUS_SUFFIXES = (".md", ".sh", ".py")
 _SPECIAL_RE = re.compile("|".join(re.escape(t) for t in SPECIAL_TOKENS))
 

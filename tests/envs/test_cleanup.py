@@ -144,3 +144,25 @@ def test_a_relay_folder_goes_with_its_sandbox_stopped_or_collected(
         assert collected.relay_folder is not None and not collected.relay_folder.exists()
     finally:
         collected.stop()
+
+
+def test_importing_our_packages_installs_no_exit_hook_until_a_sandbox_is_registered() -> None:
+    """Importing a library must not change how the interpreter exits; the first sandbox does."""
+    probe = (
+        "import atexit, sys\n"
+        "hooks = []\n"
+        "register = atexit.register\n"
+        "def spy(f, *a, **k):\n"
+        '    hooks.append(f\'{getattr(f, "__module__", "")}.{getattr(f, "__qualname__", f)}\')\n'
+        "    return register(f, *a, **k)\n"
+        "atexit.register = spy\n"
+        "import envs.cleanup, envs.docker_sandbox, envs.gate, envs.cli, harnesses.registry, proxy.app\n"
+        "import train.cli.env, train.cli.train, train.rollout_set\n"
+        "print(sorted(h for h in hooks if h.split('.')[0] in ('envs', 'harnesses', 'proxy', 'train')))\n"
+        "envs.cleanup.register(object()); envs.cleanup.register(object())\n"
+        "print(sorted(h for h in hooks if h.split('.')[0] in ('envs', 'harnesses', 'proxy', 'train')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout.splitlines()
+    assert out == ["[]", "['envs.cleanup.stop_all']"]

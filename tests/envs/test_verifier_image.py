@@ -14,6 +14,7 @@ from pathlib import Path
 import docker
 import pytest
 
+from envs import labels
 from envs.docker_sandbox import SANDBOX_FILES, DockerSandbox
 from envs.errors import BuildError
 from envs.image_builder import build_image
@@ -23,8 +24,6 @@ from envs.task import Task, load_task
 from envs.task_config import NetworkMode
 from envs.verifier_image import (
     APT_OFFLINE_CONF,
-    LABEL_TASK_IMAGE,
-    LABEL_TESTS_HASH,
     PREPARED_ENV,
     hash_of_tests,
     prepare_verifier_image,
@@ -84,8 +83,8 @@ def test_a_prepared_image_runs_tests_that_install_their_runner_offline(
         made, source = client.images.get(prepared.image), client.images.get(image)
         assert made.id == prepared.image_id
         assert made.labels["openforge.managed"] == "true"
-        assert made.labels[LABEL_TASK_IMAGE] == source.id
-        assert made.labels[LABEL_TESTS_HASH] == hash_of_tests(task)
+        assert made.labels[labels.VERIFIER_TASK_IMAGE] == source.id
+        assert made.labels[labels.VERIFIER_TESTS_HASH] == hash_of_tests(task)
         assert made.labels["openforge.owner"] == "", "no dead owner's label on containers made from it"
         for key in ("Cmd", "Env", "WorkingDir", "Entrypoint"):  # no CA variable, no init, same WORKDIR
             assert made.attrs["Config"][key] == source.attrs["Config"][key], key

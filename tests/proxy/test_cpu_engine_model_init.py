@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from proxy.cli import app
 from proxy.cpu_engine.model_init import SPECIAL_TOKENS, init_model
+from tests.conftest import REPO
 
 TOOLS = [
     {
@@ -227,3 +228,12 @@ def test_cli_builds_a_model_and_refuses_a_non_empty_directory(tmp_path: Path) ->
     again = runner.invoke(app, argv)
     assert again.exit_code == 2 and "not empty" in again.output
     assert runner.invoke(app, [*argv, "--force"]).exit_code == 0
+
+
+def test_the_tokenizers_default_corpus_is_this_repositorys_catalogs() -> None:
+    """The embedded tokenizer is trained on catalog/ by default; a module move must not lose it (moving
+    model_init into proxy/cpu_engine/ once pointed the default at proxy/catalog, which does not exist)."""
+    from proxy.cpu_engine import model_init
+
+    assert model_init._REPO == REPO
+    assert (model_init._REPO / "catalog" / "claw").is_dir()

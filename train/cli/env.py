@@ -1,12 +1,12 @@
 """The `forge-env` console script: envs' own commands (check, base, build, verify, gc) plus the two that
 compose the other packages, `harness list|build` and `run`. envs imports neither harnesses nor the proxy,
-so they are joined here, at the one level allowed to use all three.
+so the app is put together here, at the one level allowed to use all three, from a new Typer app (envs'
+own app is not changed).
 """
 
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -14,23 +14,28 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from envs.cli import VerifierNetworkOpt, _fail, _interruptible, app, console
+from envs import cli as envs_cli
+from envs.cli import VerifierNetworkOpt
+from envs.cli_support import console, fail, interruptible
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
 from envs.task import Task, is_task_dir, load_task
 from harnesses.bundle import build_bundle, find_bundle
 from harnesses.cli import harness_app
-from harnesses.installers import InstallError
-from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
-from proxy.engine_options import engine_options
-from proxy.launch import build_engine
+from harnesses.errors import InstallError
+from harnesses.registry import DEFAULT_HARNESS
 from proxy.session import ProxySession
+from train.cli.common import DEFAULT_CATALOG, USAGE, default_run_dir, engine_or_fail, harness_or_fail
 from train.rollout import run_rollout
 
+app = typer.Typer(
+    help="Task environments: check, build, verify, clean up; harness bundles; single rollouts.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.registered_commands.extend(envs_cli.app.registered_commands)  # check, base, build, verify, gc
 app.add_typer(harness_app, name="harness")
-
-DEFAULT_CATALOG = Path("catalog/claw")
 
 
 def _fmt(value: float | None) -> str:
@@ -42,11 +47,11 @@ def _resolve_task(task: str, catalog: Path) -> Task:
     if not is_task_dir(path):
         path = catalog / task
     if not is_task_dir(path):
-        raise _fail(f"{task!r} is neither a task directory nor a task of {catalog}", 2)
+        raise fail(f"{task!r} is neither a task directory nor a task of {catalog}", USAGE)
     try:
         return load_task(path)
     except EnvsError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise fail(str(exc), USAGE) from exc
 
 
 @app.command()
@@ -73,12 +78,10 @@ def run(
 ) -> None:
     """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests."""
     loaded = _resolve_task(task, catalog)
-    try:
-        chosen = get_harness(harness)
-    except UnknownHarness as exc:
-        raise _fail(str(exc), 2) from exc
-    try:
-        options = engine_options(
+    chosen = harness_or_fail(harness)
+    run_dir = run_dir or default_run_dir("env-run")
+    with interruptible():
+        engine_name, proxy_engine = engine_or_fail(
             model,
             engine,
             [catalog, loaded.path],
@@ -87,27 +90,21 @@ def run(
             tokenizer=tokenizer,
             api_key_env=api_key_env,
         )
-    except ValueError as exc:
-        raise _fail(str(exc), 2) from exc
-    run_dir = run_dir or Path("runs") / f"env-run-{datetime.now():%Y%m%d-%H%M%S}"
-    with _interruptible():
-        try:
-            proxy_engine = build_engine(options)
-        except ValueError as exc:
-            raise _fail(str(exc), 2) from exc
         started = time.monotonic()
         try:
             client = docker_client()
             with console.status(f"building the image of {loaded.name}"):
-                image = build_image(client, loaded).tag
+                built = build_image(client, loaded)
+            if not built.ok or built.tag is None:
+                raise fail(f"task {loaded.name}: {built.error}")
+            image = built.tag
             bundle = find_bundle(chosen)
             if bundle is None:
                 with console.status(f"installing {chosen.name} {chosen.version} into its bundle (once)"):
                     bundle = build_bundle(chosen)
         except (EnvsError, InstallError) as exc:
-            raise _fail(str(exc)) from exc
-        assert image is not None
-        doing = f"{chosen.name} on {loaded.name} through engine {options.engine}"
+            raise fail(str(exc)) from exc
+        doing = f"{chosen.name} on {loaded.name} through engine {engine_name}"
         with ProxySession(proxy_engine, run_dir) as proxy, console.status(doing):
             result = run_rollout(
                 loaded,

@@ -9,97 +9,36 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from envs.cli import VerifierNetworkOpt, _interruptible, progress_bar
-from envs.docker_client import docker_client
-from envs.errors import EnvsError
-from envs.image_builder import build_image
-from envs.task import Task, find_task_dirs, is_task_dir, load_task
-from harnesses.bundle import Bundle, build_bundle
-from harnesses.harness import Harness
-from harnesses.installers import InstallError
-from harnesses.registry import DEFAULT_HARNESS, UnknownHarness, get_harness
+from envs.cli import VerifierNetworkOpt
+from envs.cli_support import console, fail, progress_bar
+from harnesses.registry import DEFAULT_HARNESS
+from train.cli.common import (
+    DEFAULT_CATALOG,
+    USAGE,
+    CatalogOpt,
+    HarnessOpt,
+    TasksOpt,
+    default_run_dir,
+    engine_or_fail,
+    prepared,
+    quiet_libraries,
+    tasks_or_fail,
+)
+from train.errors import TrainError
 from train.evaluation import Evaluation, evaluate, to_markdown
 from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.rollout_set import load_results
 
+if TYPE_CHECKING:
+    from train.grpo_loop import EvalRecord, StepRecord
+
 app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
-console = Console()
-err = Console(stderr=True)
-
-CatalogOpt = Annotated[Path, typer.Option("--catalog", "-c", help="A catalog (or one task directory).")]
-TasksOpt = Annotated[list[str], typer.Option("--task", "-t", help="Only these tasks; repeatable.")]
-HarnessOpt = Annotated[str, typer.Option("--harness", "-H", help="Harness name.")]
-
-
-def _quiet_libraries() -> None:
-    """Our progress bars only: transformers and datasets draw their own on every load and save."""
-    import datasets
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()
-    datasets.disable_progress_bars()
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {escape(message)}")
-    return typer.Exit(code)
-
-
-def _tasks(catalog: Path, names: list[str]) -> list[Task]:
-    if not catalog.exists():
-        raise _fail(f"catalog {catalog} does not exist")
-    dirs = [catalog] if is_task_dir(catalog) else find_task_dirs(catalog)
-    try:
-        tasks = [load_task(d) for d in dirs]
-    except EnvsError as exc:
-        raise _fail(str(exc)) from exc
-    if names:
-        known = {t.name: t for t in tasks}
-        if missing := [n for n in names if n not in known]:
-            raise _fail(f"no task {missing[0]!r} in {catalog} (it has: {', '.join(sorted(known))})")
-        tasks = [known[n] for n in names]
-    if not tasks:
-        raise _fail(f"no tasks in {catalog}")
-    return tasks
-
-
-@contextmanager
-def _prepared(
-    tasks: list[Task], harness_name: str
-) -> Iterator[tuple[list[tuple[Task, str]], Harness, Bundle]]:
-    """Images of every task (content-hash cached) and the harness bundle, under Ctrl-C handling."""
-    try:
-        harness = get_harness(harness_name)
-    except UnknownHarness as exc:
-        raise _fail(str(exc)) from exc
-    with _interruptible():
-        try:
-            client = docker_client()
-            with progress_bar() as progress:
-                bar = progress.add_task("building task images", total=len(tasks))
-                images = []
-                for task in tasks:
-                    built = build_image(client, task)
-                    if not built.ok or built.tag is None:
-                        raise _fail(f"task {task.name}: {built.error}", 1)
-                    images.append((task, built.tag))
-                    progress.advance(bar)
-            with console.status(f"harness bundle {harness.name} {harness.version}"):
-                bundle = build_bundle(harness)
-        except (EnvsError, InstallError) as exc:
-            raise _fail(str(exc), 1) from exc
-        yield images, harness, bundle
 
 
 def _print_evaluation(evaluation: Evaluation) -> None:
@@ -136,7 +75,7 @@ def _print_evaluation(evaluation: Evaluation) -> None:
 
 @app.command()
 def rollout(
-    catalog: CatalogOpt = Path("catalog/claw"),
+    catalog: CatalogOpt = DEFAULT_CATALOG,
     task: TasksOpt = [],  # noqa: B006
     harness: HarnessOpt = DEFAULT_HARNESS,
     model: Annotated[
@@ -156,38 +95,32 @@ def rollout(
     verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
-    from proxy.engine_options import engine_options
-    from proxy.launch import build_engine
     from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
 
-    tasks = _tasks(catalog, task)
-    try:
-        options = engine_options(
-            model,
-            engine,
-            [catalog],
-            upstream=upstream,
-            upstream_model=upstream_model,
-            tokenizer=tokenizer,
-            api_key_env=api_key_env,
-        )
-        proxy_engine = build_engine(options)
-    except ValueError as exc:
-        raise _fail(str(exc)) from exc
-    run_dir = run_dir or Path("runs") / f"rollout-{datetime.now():%Y%m%d-%H%M%S}"
+    tasks = tasks_or_fail(catalog, task)
+    engine_name, proxy_engine = engine_or_fail(
+        model,
+        engine,
+        [catalog],
+        upstream=upstream,
+        upstream_model=upstream_model,
+        tokenizer=tokenizer,
+        api_key_env=api_key_env,
+    )
+    run_dir = run_dir or default_run_dir("rollout")
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "run.json").write_text(
         json.dumps(
             {"catalog": str(catalog), "tasks": [t.name for t in tasks], "harness": harness,
-             "engine": options.engine, "samples": samples, "model_name": model_name},
+             "engine": engine_name, "samples": samples, "model_name": model_name},
             indent=2,
         )
         + "\n"
     )  # fmt: skip
     started = time.monotonic()
     with (
-        _prepared(tasks, harness) as (images, chosen, bundle),
+        prepared(tasks, harness) as (images, chosen, bundle),
         ProxySession(proxy_engine, run_dir) as proxy,
         progress_bar() as progress,
     ):
@@ -228,20 +161,20 @@ def eval_(
 ) -> None:
     """pass@k (unbiased), pass^k and mean reward with bootstrap 95% intervals, per task, domain, harness."""
     if infra not in ("drop", "zero"):
-        raise _fail(f"--infra must be drop or zero, not {infra!r}")
+        raise fail(f"--infra must be drop or zero, not {infra!r}", USAGE)
     rollout_sets = []
     for run_dir in run_dirs:
         try:
             found = load_results(run_dir)
-        except ValueError as exc:
-            raise _fail(str(exc)) from exc
+        except TrainError as exc:
+            raise fail(str(exc), USAGE) from exc
         if not found:
-            raise _fail(f"{run_dir} has no rollout results (results.jsonl)")
+            raise fail(f"{run_dir} has no rollout results (results.jsonl)", USAGE)
         rollout_sets.append(found)
     try:
         evaluation = evaluate(rollout_sets, k or None, infra)  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise _fail(str(exc)) from exc
+    except TrainError as exc:
+        raise fail(str(exc), USAGE) from exc
     _print_evaluation(evaluation)
     if json_out:
         json_out.write_text(evaluation.model_dump_json(indent=2) + "\n")
@@ -251,7 +184,7 @@ def eval_(
 
 @app.command("sft-data")
 def sft_data(
-    catalog: CatalogOpt = Path("catalog/claw"),
+    catalog: CatalogOpt = DEFAULT_CATALOG,
     task: TasksOpt = [],  # noqa: B006
     harness: HarnessOpt = DEFAULT_HARNESS,
     teacher: Annotated[
@@ -270,26 +203,26 @@ def sft_data(
     ),
 ) -> None:
     """Teacher rollouts; the successful ones, de-duplicated, as a `datasets` dataset (tokens + chat)."""
-    _quiet_libraries()
-    from proxy.engine_options import engine_options
-    from proxy.launch import build_engine
+    quiet_libraries()
     from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
     from train.sft import collect, save_dataset
 
-    tasks = _tasks(catalog, task)
+    tasks = tasks_or_fail(catalog, task)
     if not (tokenizer / "tokenizer_config.json").is_file():
-        raise _fail(f"--tokenizer {tokenizer}: no tokenizer there (make one: forge-proxy init-model DIR)")
-    try:
-        options = engine_options(
-            teacher, engine, [catalog], upstream_model=upstream_model, api_key_env=api_key_env
+        raise fail(
+            f"--tokenizer {tokenizer}: no tokenizer there (make one: forge-proxy init-model DIR)", USAGE
         )
-        options.tokenizer = tokenizer
-        teacher_engine = build_engine(options)
-    except ValueError as exc:
-        raise _fail(str(exc)) from exc
+    _, teacher_engine = engine_or_fail(
+        teacher,
+        engine,
+        [catalog],
+        upstream_model=upstream_model,
+        api_key_env=api_key_env,
+        tokenizer=tokenizer,
+    )
     with (
-        _prepared(tasks, harness) as (images, chosen, bundle),
+        prepared(tasks, harness) as (images, chosen, bundle),
         ProxySession(teacher_engine, out) as proxy,
         progress_bar() as progress,
     ):
@@ -305,12 +238,11 @@ def sft_data(
             concurrency=concurrency,
             on_done=lambda r: progress.advance(bar),
         )
-        assert proxy.store is not None
         kept, chats = collect(proxy.store, results)
     if not kept:
-        raise _fail("no teacher rollout succeeded (or the teacher gave no token ids): nothing to save", 1)
+        raise fail("no teacher rollout succeeded (or the teacher gave no token ids): nothing to save", 1)
     path = save_dataset(kept, chats, out / "dataset")
-    wins = sum(1 for r in results if r.reward == 1.0)
+    wins = sum(1 for r in results if r.passed)
     console.print(f"{wins}/{len(results)} teacher rollouts succeeded; {len(kept)} chains saved to {path}")
 
 
@@ -329,7 +261,7 @@ def sft(
     On GPUs, veRL's SFT trainer takes the same dataset: `python -m train.verl.backend sft-launch --data
     DATASET --run-dir DIR` (docs/training-verl.md).
     """
-    _quiet_libraries()
+    quiet_libraries()
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
     from train.sft import load_dataset_samples, train
 
@@ -337,7 +269,7 @@ def sft(
         samples = load_dataset_samples(data)
         trainer = LocalTrainer(model, LocalTrainerConfig(lr=lr, seed=seed))
     except (FileNotFoundError, ValueError, OSError) as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc), USAGE) from exc
     with progress_bar() as progress:
         bar = progress.add_task("sft", total=epochs)
         losses = train(
@@ -350,7 +282,7 @@ def sft(
 
 @app.command()
 def rl(
-    catalog: CatalogOpt = Path("catalog/claw"),
+    catalog: CatalogOpt = DEFAULT_CATALOG,
     task: TasksOpt = [],  # noqa: B006
     harness: HarnessOpt = DEFAULT_HARNESS,
     model: Annotated[
@@ -378,16 +310,16 @@ def rl(
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
 ) -> None:
     """GRPO through harness + proxy + engine, on the embedded CPU default unless --model is given."""
-    _quiet_libraries()
+    quiet_libraries()
     from pydantic import ValidationError
 
     from train.embedded import EmbeddedConfig, embedded_policy
     from train.grpo_config import GRPOConfig
-    from train.grpo_loop import EvalRecord, GRPORunConfig, RunMismatch, StepRecord, run_grpo
+    from train.grpo_loop import GRPORunConfig, RunMismatch, run_grpo
     from train.local_trainer import LocalTrainer, LocalTrainerConfig
     from train.settings_errors import describe_problems
 
-    tasks = _tasks(catalog, task)
+    tasks = tasks_or_fail(catalog, task)
     try:
         config = GRPORunConfig(
             steps=steps,
@@ -399,23 +331,19 @@ def rl(
             agent_timeout=timeout,
             eval_samples=eval_samples,
             seed=seed,
-            local=LocalTrainerConfig(
-                lr=lr,
-                mini_batches=mini_batches,
-                seed=seed,
-                grpo=GRPOConfig(kl_coef=kl_coef, clip_low=clip_low, clip_high=clip_high),
-            ),
+            grpo=GRPOConfig(kl_coef=kl_coef, clip_low=clip_low, clip_high=clip_high),
+            local=LocalTrainerConfig(lr=lr, mini_batches=mini_batches, seed=seed),
         )
         embedded = EmbeddedConfig(sft_epochs=sft_epochs, concurrency=concurrency, seed=seed)
     except ValidationError as exc:
-        raise _fail(f"bad training settings: {describe_problems(exc)}") from exc
+        raise fail(f"bad training settings: {describe_problems(exc)}", USAGE) from exc
     if model is not None and not (model / "config.json").is_file():
-        raise _fail(f"--model {model}: not a model directory (no config.json)")
-    run_dir = run_dir or Path("runs") / f"rl-{datetime.now():%Y%m%d-%H%M%S}"
+        raise fail(f"--model {model}: not a model directory (no config.json)", USAGE)
+    run_dir = run_dir or default_run_dir("rl")
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     is_embedded = model is None
-    with _prepared(tasks, harness) as (images, chosen, bundle):
+    with prepared(tasks, harness) as (images, chosen, bundle):
         if model is None:
             with progress_bar() as progress:
                 bar = progress.add_task(
@@ -431,62 +359,81 @@ def rl(
                     on_sft_step=lambda e, m: progress.update(bar, completed=len(images) + e),
                 )
             console.print(f"starting policy: {model} ({time.monotonic() - started:.0f}s)")
-        trainer = LocalTrainer(model, config.local)
-        table = Table("step", "pass rate", "reward", "tokens", "loss", "kl", "clip", "rollout s", "train s")
-
-        def report(r: StepRecord) -> None:
-            u = r.update
-            table.add_row(
-                str(r.step),
-                f"{r.pass_rate:.3f}",
-                f"{r.reward_mean:.3f}",
-                f"{r.response_tokens_mean:.0f}",
-                f"{u.loss:.4f}" if u else "-",
-                f"{u.kl:.4f}" if u else "-",
-                f"{u.clip_fraction:.3f}" if u else "-",
-                f"{r.timings.get('rollout_sec', 0):.0f}",
-                f"{r.timings.get('train_sec', 0):.0f}",
-            )
-            console.print(
-                f"step {r.step}: pass rate {r.pass_rate:.3f}, reward {r.reward_mean:.3f}, "
-                f"{r.skipped_groups}/{r.groups} groups without signal"
-            )
-
-        evals: list[EvalRecord] = []
-
-        def report_eval(e: EvalRecord) -> None:
-            evals.append(e)
-            console.print(
-                f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} over {e.rollouts} "
-                f"rollouts ({e.seconds:.0f}s)"
-            )
-
+        trainer = LocalTrainer(model, config.local, config.grpo)
+        report = _RunReport()
         try:
             records = run_grpo(
-                images, chosen, bundle, trainer, model, run_dir, config, on_step=report, on_eval=report_eval
+                images,
+                chosen,
+                bundle,
+                trainer,
+                model,
+                run_dir,
+                config,
+                on_step=report.step,
+                on_eval=report.eval,
             )
         except RunMismatch as exc:
-            raise _fail(str(exc)) from exc
-    console.print(table)
-    if len(evals) == 2:
-        console.print(
-            f"held evaluation: pass rate {evals[0].pass_rate:.3f} (v{evals[0].policy_version}) -> "
-            f"{evals[1].pass_rate:.3f} (v{evals[1].policy_version})"
+            raise fail(str(exc), USAGE) from exc
+    report.summary(records, run_dir, time.monotonic() - started, is_embedded)
+
+
+class _RunReport:
+    """What `forge-train rl` prints: a line per step and evaluation as they finish, the table at the end."""
+
+    def __init__(self) -> None:
+        self.table = Table(
+            "step", "pass rate", "reward", "tokens", "loss", "kl", "clip", "rollout s", "train s"
         )
-    if records:
-        console.print(
-            f"pass rate {records[0].pass_rate:.3f} (step {records[0].step}) -> {records[-1].pass_rate:.3f} "
-            f"(step {records[-1].step}); {time.monotonic() - started:.0f}s; "
-            f"metrics in {run_dir / 'metrics.jsonl'}"
+        self.evals: list[EvalRecord] = []
+
+    def step(self, r: StepRecord) -> None:
+        u = r.update
+        self.table.add_row(
+            str(r.step),
+            f"{r.pass_rate:.3f}",
+            f"{r.reward_mean:.3f}",
+            f"{r.response_tokens_mean:.0f}",
+            f"{u.loss:.4f}" if u else "-",
+            f"{u.kl:.4f}" if u else "-",
+            f"{u.clip_fraction:.3f}" if u else "-",
+            f"{r.timings.get('rollout_sec', 0):.0f}",
+            f"{r.timings.get('train_sec', 0):.0f}",
         )
-    if records and all(r.update is None for r in records):
         console.print(
-            "[yellow]no step updated the policy: in every group all rollouts scored the same, so GRPO had "
-            "no signal. The policy is too weak (or too strong) for these tasks.[/]"
-            + (
-                " The embedded tiny model solves none of catalog/claw; it shows its learning on "
-                "catalog/basics (docs/benchmarks.md)."
-                if is_embedded
-                else ""
+            f"step {r.step}: pass rate {r.pass_rate:.3f}, reward {r.reward_mean:.3f}, "
+            f"{r.skipped_groups}/{r.groups} groups without signal"
+        )
+
+    def eval(self, e: EvalRecord) -> None:
+        self.evals.append(e)
+        console.print(
+            f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} over {e.rollouts} "
+            f"rollouts ({e.seconds:.0f}s)"
+        )
+
+    def summary(self, records: list[StepRecord], run_dir: Path, seconds: float, is_embedded: bool) -> None:
+        console.print(self.table)
+        evals = self.evals
+        if len(evals) == 2:
+            console.print(
+                f"held evaluation: pass rate {evals[0].pass_rate:.3f} (v{evals[0].policy_version}) -> "
+                f"{evals[1].pass_rate:.3f} (v{evals[1].policy_version})"
             )
-        )
+        if records:
+            console.print(
+                f"pass rate {records[0].pass_rate:.3f} (step {records[0].step}) -> "
+                f"{records[-1].pass_rate:.3f} (step {records[-1].step}); {seconds:.0f}s; "
+                f"metrics in {run_dir / 'metrics.jsonl'}"
+            )
+        if records and all(r.update is None for r in records):
+            console.print(
+                "[yellow]no step updated the policy: in every group all rollouts scored the same, so GRPO "
+                "had no signal. The policy is too weak (or too strong) for these tasks.[/]"
+                + (
+                    " The embedded tiny model solves none of catalog/claw; it shows its learning on "
+                    "catalog/basics (docs/benchmarks.md)."
+                    if is_embedded
+                    else ""
+                )
+            )

@@ -1,0 +1,71 @@
+"""What every OpenForge console script shares: its consoles, error printing, Ctrl-C handling, progress bar.
+
+It lives at the bottom of the import graph (envs imports nothing of ours) so that envs' own commands, the
+harness commands and the composed console scripts in `train.cli` all print, fail and stop the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from envs import cleanup
+
+console = Console()
+err = Console(stderr=True)
+
+INTERRUPTED_EXIT = 130
+"""The exit code after Ctrl-C or SIGTERM (128 + SIGINT, as shells report it)."""
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print `error: message` on stderr; raise the returned Exit to leave with `code`."""
+    err.print(f"[red]error:[/red] {escape(message)}")
+    return typer.Exit(code)
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C or SIGTERM: stop every sandbox we started, then exit 130 (the watchdog covers a crash)."""
+
+    def on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    except KeyboardInterrupt:
+        n = cleanup.stop_all()
+        err.print(f"[yellow]interrupted: stopped {n} sandbox(es)[/yellow]")
+        sys.stdout.flush()
+        os._exit(INTERRUPTED_EXIT)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def progress_bar() -> Progress:
+    """The progress bar every OpenForge command draws (spinner, description, bar, count, time)."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
