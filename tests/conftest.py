@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +37,18 @@ HARBOR_RUNNABLE = (
 task is refused)."""
 
 
+DOCKER_FIXTURES = frozenset({"client", "base_image"})
+"""Fixtures that reach the Docker engine: a test using one (directly or through another fixture) is
+marked `docker`, so `-m "not docker"` leaves it out without a mark written on it."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if DOCKER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.docker)
+
+
 @pytest.fixture(scope="session")
 def client() -> docker.DockerClient:
     return docker_client()
@@ -47,6 +61,21 @@ def base_image(client: docker.DockerClient) -> str:
     return tag
 
 
+def _engine_answers() -> bool:
+    """Whether the engine's Unix socket takes a connection. docker-py leaves the socket of a failed
+    connect unclosed (a ResourceWarning, an error under the suite's filters), so it is not asked at all
+    where there is no engine."""
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if not host.startswith("unix://"):
+        return True
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(host.removeprefix("unix://"))
+        except OSError:
+            return False
+    return True
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_container_left_behind() -> Iterator[None]:
     """After the whole suite, not one container started by it (or its children) may remain.
@@ -54,21 +83,27 @@ def no_container_left_behind() -> Iterator[None]:
     Containers of other live processes (another run on the same engine) are not ours to judge.
     """
     yield
+    if not _engine_answers():
+        return
     try:
         engine = docker.from_env()
-        managed = engine.containers.list(all=True, filters={"label": f"{labels.MANAGED}=true"})
     except docker.errors.DockerException:
         return
-    me = str(os.getpid())
-    leftovers = [
-        c
-        for c in managed
-        if c.labels.get(labels.OWNER, "").split(":")[1:2] == [me]
-        or not owner_alive(c.labels.get(labels.OWNER, ""))
-    ]
-    names = [c.name for c in leftovers]
-    for c in leftovers:
-        c.remove(force=True)
+    with contextlib.closing(engine):  # its pooled connections, unclosed, are a ResourceWarning
+        try:
+            managed = engine.containers.list(all=True, filters={"label": f"{labels.MANAGED}=true"})
+        except docker.errors.DockerException:
+            return
+        me = str(os.getpid())
+        leftovers = [
+            c
+            for c in managed
+            if c.labels.get(labels.OWNER, "").split(":")[1:2] == [me]
+            or not owner_alive(c.labels.get(labels.OWNER, ""))
+        ]
+        names = [c.name for c in leftovers]
+        for c in leftovers:
+            c.remove(force=True)
     assert not names, f"containers left behind by the suite: {names}"
 
 
