@@ -48,7 +48,7 @@ def remove_containers(
     if task:
         label_filters.append(f"{labels.TASK}={task}")
     removed: list[str] = []
-    for container in client.containers.list(all=True, filters={"label": label_filters}):
+    for container in client.containers.list(all=True, ignore_removed=True, filters={"label": label_filters}):
         container_owner = container.labels.get(labels.OWNER, "")
         if not owner and not include_live_owners and owner_alive(container_owner):
             continue

@@ -91,7 +91,9 @@ def no_container_left_behind() -> Iterator[None]:
         return
     with contextlib.closing(engine):  # its pooled connections, unclosed, are a ResourceWarning
         try:
-            managed = engine.containers.list(all=True, filters={"label": f"{labels.MANAGED}=true"})
+            managed = engine.containers.list(
+                all=True, ignore_removed=True, filters={"label": f"{labels.MANAGED}=true"}
+            )
         except docker.errors.DockerException:
             return
         me = str(os.getpid())

@@ -23,7 +23,7 @@ FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
 
 
 def _containers(client: docker.DockerClient, task: str) -> list[str]:
-    found = client.containers.list(all=True, filters={"label": f"{labels.TASK}={task}"})
+    found = client.containers.list(all=True, ignore_removed=True, filters={"label": f"{labels.TASK}={task}"})
     return [c.name for c in found]
 
 

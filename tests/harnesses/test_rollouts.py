@@ -92,7 +92,7 @@ def test_oracle_scores_one_and_doing_nothing_scores_zero(
 
 
 def _containers_of(client: docker.DockerClient, run: str) -> list[str]:
-    found = client.containers.list(all=True, filters={"label": f"{labels.RUN}={run}"})
+    found = client.containers.list(all=True, ignore_removed=True, filters={"label": f"{labels.RUN}={run}"})
     return [c.name for c in found]
 
 

@@ -70,7 +70,9 @@ def _left_behind(client: docker.DockerClient, pid: int) -> list[str]:
     """Containers labelled with the process as owner, and processes naming it (its watchdog)."""
     deadline = time.monotonic() + CLEAN_SEC
     while True:
-        managed = client.containers.list(all=True, filters={"label": f"{labels.MANAGED}=true"})
+        managed = client.containers.list(
+            all=True, ignore_removed=True, filters={"label": f"{labels.MANAGED}=true"}
+        )
         mine = [c.name for c in managed if c.labels.get(labels.OWNER, "").split(":")[1:2] == [str(pid)]]
         watchdogs = [p for p in _processes() if "envs.reaper" in p and f":{pid}:" in p]
         if (not mine and not watchdogs) or time.monotonic() > deadline:
