@@ -14,9 +14,6 @@ import typer
 from proxy.engines.base import ENGINES
 from proxy.errors import ProxyError
 
-PROGRAM = "forge-proxy"
-ISSUE = 3
-
 app = typer.Typer(
     help="The recording model proxy and its engines.", no_args_is_help=True, add_completion=False
 )

@@ -19,7 +19,6 @@ through one fully masked placeholder output.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
@@ -35,6 +34,7 @@ from verl.experimental.agent_loop.agent_loop import (
     register,
 )
 
+from envs.plugins import load_plugin
 from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.conversation import GenerationRequest
 from proxy.engines.base import Engine
@@ -95,9 +95,8 @@ def _rollout_executor() -> ThreadPoolExecutor:
 
 
 def load_callable(target: str) -> Callable[..., Any]:
-    """`module:function` -> the function."""
-    module_name, _, name = target.partition(":")
-    function = getattr(importlib.import_module(module_name), name, None)
+    """`module:function` -> the function (envs.plugins.PluginError when it does not resolve)."""
+    function = load_plugin(target, {}, "rollout_fn")
     if not callable(function):
         raise TypeError(f"{target} is not a callable")
     return function
