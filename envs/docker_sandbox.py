@@ -407,16 +407,23 @@ class DockerSandbox(Sandbox):
         api = self.client.api
         started = time.monotonic()
         since = boot_ticks()
+        create: dict[str, Any] = dict(
+            stdout=True,
+            stderr=True,
+            environment=dict(env or {}),
+            workdir=workdir or self.spec.workdir or None,
+            user=user or "",
+        )
         try:
-            exec_id = api.exec_create(
-                container.id,
-                argv,
-                stdout=True,
-                stderr=True,
-                environment=dict(env or {}),
-                workdir=workdir or self.spec.workdir or None,
-                user=user or "",
-            )["Id"]
+            try:
+                exec_id = api.exec_create(container.id, argv, **create)["Id"]
+            except docker.errors.APIError as exc:
+                # only we pause a sandbox (kill_processes); under load its thaw can land late
+                if exc.status_code != 409 or "paused" not in str(exc.explanation or ""):
+                    raise
+                with contextlib.suppress(docker.errors.APIError):
+                    container.unpause()
+                exec_id = api.exec_create(container.id, argv, **create)["Id"]
             stream = api.exec_start(exec_id, stream=True, demux=True)
         except docker.errors.DockerException as exc:
             raise SandboxError(f"exec in sandbox {self.name} failed: {exc}") from exc

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import textwrap
 from collections.abc import Iterator
@@ -35,6 +36,12 @@ HARBOR_RUNNABLE = (
 )
 """Those that verify and run with no network (installs-runner needs one or a prepared layer; the compose
 task is refused)."""
+
+
+def sigint_default() -> None:
+    """preexec_fn for a command a test interrupts with SIGINT: a shell that starts the suite in the
+    background (`cmd &` without job control) makes its children ignore SIGINT, as they inherit it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 DOCKER_FIXTURES = frozenset({"client", "base_image"})

@@ -16,7 +16,7 @@ import docker
 import pytest
 
 from envs import labels
-from tests.conftest import REPO, write_task
+from tests.conftest import REPO, sigint_default, write_task
 
 pytestmark = pytest.mark.docker
 FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
@@ -68,6 +68,7 @@ def test_ctrl_c_during_verify_stops_every_sandbox(
     task = write_task(tmp_path, "ctrl-c-test", solve_sh="sleep 300\n")
     proc = subprocess.Popen(
         [FORGE_ENV, "verify", str(task), "--runs", "1"],
+        preexec_fn=sigint_default,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

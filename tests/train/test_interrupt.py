@@ -17,6 +17,7 @@ import docker
 import pytest
 
 from envs import labels
+from tests.conftest import sigint_default
 
 pytestmark = pytest.mark.docker
 
@@ -36,6 +37,7 @@ def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
             stdout=out,
             stderr=subprocess.STDOUT,
             env={**os.environ, "COLUMNS": "200"},
+            preexec_fn=sigint_default,
         )
 
 
