@@ -17,14 +17,23 @@ from envs.task import Task, load_task
 from proxy.engines.scripted import ScriptedEngine
 from proxy.session import ProxySession, RunningProxy
 from tests.conftest import write_task
-from tests.doubles import ExecCall, FakeBackend, FakeSandbox, NullHarness, ask_model, is_launch, null_bundle
+from tests.doubles import (
+    ExecCall,
+    ExecHandler,
+    FakeBackend,
+    FakeSandbox,
+    NullHarness,
+    ask_model,
+    is_launch,
+    null_bundle,
+)
 from train.rollout import RolloutResult
 from train.rollout_set import RESULTS_FILE, latest_by_sample, load_results, run_rollout_set, scored_reward
 
 TESTS = ["/bin/bash", "/tests/test.sh"]
 
 
-def _agent(*, answers: Callable[[str], bool] = lambda task: True) -> Callable[[FakeSandbox, ExecCall], None]:
+def _agent(*, answers: Callable[[str], bool] = lambda task: True) -> ExecHandler:
     """A handler playing an agent that asks its model once (when `answers(task)`) and solves task `a`,
     and tests that reward 1 when /app/done exists, else 0."""
 
@@ -74,7 +83,7 @@ def _run(
     )
 
 
-def _backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: Callable[..., None]) -> FakeBackend:
+def _backend(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: ExecHandler) -> FakeBackend:
     backend = FakeBackend(tmp_path / "sandboxes", handler=handler)
     backend.install(monkeypatch, "docker")  # run_rollout_set starts its sandboxes on the default backend
     return backend
@@ -214,14 +223,15 @@ def test_rollouts_run_concurrently_up_to_the_limit(
 
 @pytest.mark.parametrize(("option", "value"), [("samples", 0), ("concurrency", 0)])
 def test_bad_set_sizes_are_refused(option: str, value: int, tmp_path: Path) -> None:
-    settings: dict[str, int] = {"samples": 1, "concurrency": 1} | {option: value}
+    sizes = {"samples": 1, "concurrency": 1} | {option: value}
     with pytest.raises(ValueError, match=f"{option} must be at least 1"):
         run_rollout_set(
             [],
             NullHarness(),
             null_bundle(tmp_path / "b"),
             None,  # type: ignore[arg-type]  # refused before the proxy is used
+            samples=sizes["samples"],
+            concurrency=sizes["concurrency"],
             run_dir=tmp_path,
             model="m",
-            **settings,
         )
