@@ -16,7 +16,6 @@ import contextlib
 import io
 import logging
 import os
-import shutil
 import tarfile
 import tempfile
 import threading
@@ -52,7 +51,6 @@ SANDBOX_FILES = "/opt/forge/sandbox"
 SANDBOX_FILES_DIR = Path(__file__).parent / "sandbox_files"
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READY_TIMEOUT_SEC = 30.0
-DOWNLOAD_MAX_BYTES = 8 * 1024**3
 """`download` (harness logs, state) reads at most this much."""
 INIT = ["/bin/sh", f"{SANDBOX_FILES}/init.sh"]
 """The sandbox's command. The image's ENTRYPOINT, if it has one, is given it as Harbor gives it `sh -c
@@ -540,27 +538,6 @@ class DockerSandbox(Sandbox):
         except docker.errors.DockerException as exc:
             raise SandboxError(f"cannot read {source} from sandbox {self.name}: {exc}") from exc
         return True
-
-    def download(self, source: str, target: Path) -> None:
-        target = Path(target)
-        with tempfile.TemporaryDirectory(prefix="forge-dl-") as tmp, tempfile.TemporaryFile() as buf:
-            if not self.export(source, buf, max_bytes=DOWNLOAD_MAX_BYTES):
-                raise SandboxError(f"cannot download {source}: no such file or directory in the sandbox")
-            buf.seek(0)
-            with tarfile.open(fileobj=buf, mode="r") as tar:
-                first = tar.next()
-                tar.extractall(tmp, filter="data")
-            extracted = Path(tmp) / (first.name if first is not None else os.path.basename(source))
-            if extracted.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
-                for item in extracted.iterdir():
-                    dest = target / item.name
-                    if dest.is_dir() and not dest.is_symlink():
-                        shutil.rmtree(dest)
-                    shutil.move(str(item), dest)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(extracted), target)
 
     def changed_paths(self) -> list[PathChange]:
         """The engine's diff, less what the engine itself made: docker-init, and the mount points (and

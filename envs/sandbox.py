@@ -14,6 +14,8 @@ registry, imported lazily.
 
 from __future__ import annotations
 
+import os
+import shutil
 import tarfile
 import tempfile
 from abc import ABC, abstractmethod
@@ -27,6 +29,9 @@ from pydantic import BaseModel, Field
 from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxError
 from envs.plugins import PluginError, load_plugin
 from envs.task_config import NetworkMode
+
+DOWNLOAD_MAX_BYTES = 8 * 1024**3
+"""The most `download` takes from a sandbox."""
 
 
 class ExecResult(BaseModel):
@@ -142,9 +147,28 @@ class Sandbox(ABC):
     def upload(self, source: Path, target: str) -> None:
         """Copy a host file or directory to `target` in the sandbox (a directory's contents go into it)."""
 
-    @abstractmethod
     def download(self, source: str, target: Path) -> None:
-        """Copy a sandbox file or directory to `target` on the host (a directory's contents go into it)."""
+        """Copy a sandbox file or directory to `target` on the host (a directory's contents go into it),
+        through `export`, so every backend unpacks the same way."""
+        target = Path(target)
+        with tempfile.TemporaryDirectory(prefix="forge-dl-") as tmp, tempfile.TemporaryFile() as buf:
+            if not self.export(source, buf, max_bytes=DOWNLOAD_MAX_BYTES):
+                raise SandboxError(f"cannot download {source}: no such file or directory in the sandbox")
+            buf.seek(0)
+            with tarfile.open(fileobj=buf, mode="r") as tar:
+                first = tar.next()
+                tar.extractall(tmp, filter="data")
+            extracted = Path(tmp) / (first.name if first is not None else os.path.basename(source))
+            if extracted.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+                for item in extracted.iterdir():
+                    dest = target / item.name
+                    if dest.is_dir() and not dest.is_symlink():
+                        shutil.rmtree(dest)
+                    shutil.move(str(item), dest)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(str(extracted), target)
 
     @abstractmethod
     def cut_model(self) -> None:

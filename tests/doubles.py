@@ -312,25 +312,6 @@ class FakeSandbox(Sandbox):
         buf.seek(0)
         self._put(buf, f"upload of {source} to {target}")
 
-    def download(self, source: str, target: Path) -> None:
-        target = Path(target)
-        with tempfile.TemporaryDirectory(prefix="forge-fake-dl-") as tmp, tempfile.TemporaryFile() as buf:
-            if not self.export(source, buf, max_bytes=1 << 30):
-                raise SandboxError(f"cannot download {source}: no such file or directory in the sandbox")
-            buf.seek(0)
-            with tarfile.open(fileobj=buf, mode="r") as tar:
-                first = tar.next()
-                tar.extractall(tmp, filter="data")
-            extracted = Path(tmp) / (first.name if first is not None else os.path.basename(source))
-            if extracted.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
-                for item in extracted.iterdir():
-                    _remove(target / item.name)
-                    shutil.move(str(item), target / item.name)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(extracted), target)
-
     def export(self, source: str, dest: IO[bytes], max_bytes: int) -> bool:
         if not self.started:
             raise SandboxError(f"sandbox {self.name} was never started")
