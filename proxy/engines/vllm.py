@@ -28,6 +28,7 @@ class VLLMBackend(TokenBackend):
         headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
         self.client = UpstreamClient(base_url, headers=headers, timeout=timeout, max_attempts=max_attempts)
         self.model = model
+        self._window: int | None = None
 
     async def generate(
         self, prompt_ids: list[int], sampling: TokenSampling, request: GenerationRequest
@@ -68,6 +69,17 @@ class VLLMBackend(TokenBackend):
             finish_reason="length" if finish == "length" else "stop",
             upstream=replica,
         )
+
+    async def context_window(self) -> int | None:
+        """vLLM's `max_model_len` for the model, from `/v1/models`: without it, a request whose prompt plus
+        max_tokens exceeds the context is refused by vLLM and answered empty (finish "length") instead of
+        being capped to the room left."""
+        if self._window is None:
+            data = await self.client.get("/models") or {}
+            for entry in data.get("data") or []:
+                if isinstance(entry, dict) and entry.get("id") == self.model:
+                    self._window = int(entry.get("max_model_len") or 0) or None
+        return self._window
 
     async def aclose(self) -> None:
         await self.client.aclose()
