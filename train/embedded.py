@@ -8,7 +8,7 @@ Both stages are cached in the run directory (`init-model/`, `sft-model/`), so a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -21,7 +21,7 @@ from proxy.engines.oracle import OracleEngine
 from proxy.session import ProxySession
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.rollout import RolloutResult
-from train.rollout_set import run_rollout_set
+from train.rollout_set import Assignment, run_assigned_rollouts
 from train.sft import collect, save_dataset, train
 from train.trainer import StepMetrics
 
@@ -48,8 +48,7 @@ class EmbeddedConfig(BaseModel):
 def embedded_policy(
     run_dir: Path,
     tasks: list[tuple[Task, str]],
-    harness: Harness,
-    bundle: Bundle,
+    harnesses: Sequence[tuple[Harness, Bundle]],
     config: EmbeddedConfig,
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
     on_sft_step: Callable[[int, StepMetrics], None] = lambda epoch, metrics: None,
@@ -71,10 +70,8 @@ def embedded_policy(
         return sft_dir
     teacher = OracleEngine([task.path for task, _ in tasks], tokenizer=init_dir)
     with ProxySession(teacher, run_dir / TEACHER_DIR) as proxy:
-        results = run_rollout_set(
-            tasks,
-            harness,
-            bundle,
+        results = run_assigned_rollouts(
+            [Assignment(task, image, h, b) for h, b in harnesses for task, image in tasks],
             proxy,
             samples=config.teacher_samples,
             run_dir=run_dir / TEACHER_DIR,

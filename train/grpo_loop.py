@@ -1,7 +1,7 @@
 """The GRPO loop: each step samples a batch of tasks and a group of rollouts per task through harness +
-proxy + engine, scores them with the hidden tests, updates the policy on the token-exact chains each
-rollout built from the proxy's records (train.samples), pushes the new weights to the engine (pause,
-drain, reload, resume) and logs.
+proxy + engine (with several harnesses, each group gets one: `assign_harnesses`), scores them with the
+hidden tests, updates the policy on the token-exact chains each rollout built from the proxy's records
+(train.samples), pushes the new weights to the engine (pause, drain, reload, resume) and logs.
 
 Everything lands in the run directory: `steps/NNNN/results.jsonl` and rollout logs, `calls.sqlite`,
 `metrics.jsonl` and TensorBoard events under `tb/`, `checkpoints/`, and `run.json`, what the run is.
@@ -16,9 +16,9 @@ import json
 import random
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,7 +32,7 @@ from train.grpo_config import GRPOConfig
 from train.local_trainer import LocalTrainerConfig
 from train.pass_at_k import passed
 from train.rollout import RolloutResult
-from train.rollout_set import InfraPolicy, run_rollout_set, scored_reward
+from train.rollout_set import Assignment, InfraPolicy, run_assigned_rollouts, scored_reward
 from train.samples import samples_from_results
 from train.trainer import StepMetrics, Trainer
 
@@ -71,6 +71,8 @@ class GRPORunConfig(BaseModel):
     the last (0: none). Unlike a step's batch, it covers every task, so the two are comparable."""
     seed: int = 0
     model_name: str = "forge-policy"
+    engine: Literal["local", "vllm"] = "local"
+    """What samples the policy: our CPU engine in-process, or a vLLM server the run starts and stops."""
 
 
 class RunManifest(BaseModel):
@@ -78,6 +80,7 @@ class RunManifest(BaseModel):
 
     config: GRPORunConfig
     harness: str
+    """The harness, or the harnesses joined by commas in the order groups are assigned them."""
     tasks: list[str]
     model: str
     """The starting policy's directory (relative to the run directory when inside it)."""
@@ -133,8 +136,18 @@ def _flat(data: object, prefix: str = "") -> dict[str, object]:
     return {prefix.removesuffix("."): data}
 
 
+class GroupStats(BaseModel):
+    """Pass rate and mean reward of some of a step's or an evaluation's rollouts (one harness, one task)."""
+
+    pass_rate: float
+    reward_mean: float
+    scored: int
+    """Rollouts that count (an infrastructure failure left out under `infra="drop"`)."""
+    passed: int
+
+
 class EvalRecord(BaseModel):
-    """A held evaluation of the policy on every training task."""
+    """A held evaluation of the policy on every training task (with every harness of the run)."""
 
     policy_version: int
     pass_rate: float
@@ -143,6 +156,11 @@ class EvalRecord(BaseModel):
     per_task: dict[str, float]
     """Task -> its pass rate."""
     seconds: float
+    scored: int = 0
+    """Rollouts that count; `pass_rate`'s standard error is sqrt(p (1 - p) / scored)."""
+    per_harness: dict[str, GroupStats] = Field(default_factory=dict)
+    per_task_harness: dict[str, dict[str, GroupStats]] = Field(default_factory=dict)
+    """Task -> harness -> its stats."""
 
 
 class StepRecord(BaseModel):
@@ -161,6 +179,8 @@ class StepRecord(BaseModel):
     calls_mean: float
     timings: dict[str, float]
     update: StepMetrics | None = None
+    per_harness: dict[str, GroupStats] = Field(default_factory=dict)
+    """Harness -> the pass rate and reward of its groups this step."""
 
 
 def _log(run_dir: Path, record: StepRecord, writer: Any) -> None:
@@ -205,10 +225,25 @@ def last_checkpoint(run_dir: Path) -> tuple[int, Path] | None:
     return int(data["step"]), run_dir / CHECKPOINTS / data["checkpoint"]
 
 
+HarnessBundles = Sequence[tuple[Harness, Bundle]]
+"""The harnesses a run trains with, each with its bundle."""
+
+
+def assign_harnesses(
+    step: int, chosen: Sequence[tuple[Task, str]], harnesses: HarnessBundles
+) -> list[Assignment]:
+    """The harness of each of a step's groups: round-robin over the groups, shifted by one each step.
+
+    Every step then splits its groups evenly (to within one) between the harnesses, so each step's update
+    sees every harness, and a task sampled in consecutive steps meets each harness in turn. The same
+    seed gives the same assignment, and one harness gives what a single-harness run always did."""
+    n = len(harnesses)
+    return [Assignment(task, image, *harnesses[(step + i) % n]) for i, (task, image) in enumerate(chosen)]
+
+
 def run_grpo(
     tasks: list[tuple[Task, str]],
-    harness: Harness,
-    bundle: Bundle,
+    harnesses: HarnessBundles,
     trainer: Trainer,
     model_dir: Path,
     run_dir: Path,
@@ -218,12 +253,14 @@ def run_grpo(
     on_eval: Callable[[EvalRecord], None] = lambda record: None,
 ) -> list[StepRecord]:
     """Train for `config.steps` steps (resuming after the run's last checkpoint)."""
+    if not harnesses:
+        raise ValueError("run_grpo needs at least one harness")
     run_dir.mkdir(parents=True, exist_ok=True)
     check_manifest(
         run_dir,
         RunManifest(
             config=config,
-            harness=harness.name,
+            harness=",".join(h.name for h, _ in harnesses),
             tasks=sorted(task.name for task, _ in tasks),
             model=_relative_to(model_dir, run_dir),
         ),
@@ -237,17 +274,17 @@ def run_grpo(
     records: list[StepRecord] = []
     writer = _tensorboard(run_dir)
     try:
-        with PolicyServer(serve_dir, run_dir, max_tokens=config.max_tokens) as policy:
+        with PolicyServer(serve_dir, run_dir, max_tokens=config.max_tokens, engine=config.engine) as policy:
             policy.policy_version = first
             if config.eval_samples and first == 0:
-                on_eval(evaluate_policy(policy, tasks, harness, bundle, run_dir, config, on_rollout))
+                on_eval(evaluate_policy(policy, tasks, harnesses, run_dir, config, on_rollout))
             for step in range(first, config.steps):
-                record = _step(step, tasks, harness, bundle, trainer, policy, run_dir, config, on_rollout)
+                record = _step(step, tasks, harnesses, trainer, policy, run_dir, config, on_rollout)
                 records.append(record)
                 _log(run_dir, record, writer)
                 on_step(record)
             if config.eval_samples and records:
-                on_eval(evaluate_policy(policy, tasks, harness, bundle, run_dir, config, on_rollout))
+                on_eval(evaluate_policy(policy, tasks, harnesses, run_dir, config, on_rollout))
     finally:
         if writer is not None:
             writer.close()
@@ -256,20 +293,16 @@ def run_grpo(
 
 def _rollouts(
     policy: RunningPolicy,
-    tasks: list[tuple[Task, str]],
-    harness: Harness,
-    bundle: Bundle,
+    assigned: Sequence[Assignment],
     config: GRPORunConfig,
     samples: int,
     set_dir: Path,
     on_rollout: Callable[[RolloutResult], None],
 ) -> list[RolloutResult]:
-    """`samples` rollouts of each task with the policy as served now (its version in each rollout's key),
-    as one resumable rollout set."""
-    return run_rollout_set(
-        tasks,
-        harness,
-        bundle,
+    """`samples` rollouts of each (task, harness) with the policy as served now (its version in each
+    rollout's key), as one resumable rollout set."""
+    return run_assigned_rollouts(
+        assigned,
         policy.proxy,
         samples=samples,
         run_dir=set_dir,
@@ -282,35 +315,64 @@ def _rollouts(
     )
 
 
+def group_stats(rewards: Sequence[float]) -> GroupStats:
+    wins = sum(1 for v in rewards if passed(v))
+    return GroupStats(
+        pass_rate=wins / len(rewards) if rewards else 0.0,
+        reward_mean=sum(rewards) / len(rewards) if rewards else 0.0,
+        scored=len(rewards),
+        passed=wins,
+    )
+
+
+def _by(results: Sequence[RolloutResult], infra: InfraPolicy) -> dict[tuple[str, str], list[float]]:
+    """(task, harness) -> the rewards that count."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        value = scored_reward(r, infra)
+        if value is not None:
+            out.setdefault((r.task, r.harness), []).append(value)
+    return out
+
+
+def _per_harness(by: dict[tuple[str, str], list[float]], names: Sequence[str]) -> dict[str, GroupStats]:
+    return {h: group_stats([v for (_, harness), vs in by.items() if harness == h for v in vs]) for h in names}
+
+
 def evaluate_policy(
     policy: RunningPolicy,
     tasks: list[tuple[Task, str]],
-    harness: Harness,
-    bundle: Bundle,
+    harnesses: HarnessBundles,
     run_dir: Path,
     config: GRPORunConfig,
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
 ) -> EvalRecord:
-    """`eval_samples` rollouts of every task with the policy as served now; written to
-    `eval/v<version>/` and appended to `eval.jsonl`."""
+    """`eval_samples` rollouts of every task with every harness, with the policy as served now; written
+    to `eval/v<version>/` and appended to `eval.jsonl`."""
     version = policy.policy_version
     started = time.monotonic()
+    assigned = [Assignment(task, image, h, b) for h, b in harnesses for task, image in tasks]
     results = _rollouts(
-        policy, tasks, harness, bundle, config, config.eval_samples, run_dir / "eval" / f"v{version:04d}",
-        on_rollout,
-    )  # fmt: skip
-    scored = [(r.task, scored_reward(r, config.infra)) for r in results]
-    values = [(task, v) for task, v in scored if v is not None]
-    per_task: dict[str, list[float]] = {}
-    for task, v in values:
-        per_task.setdefault(task, []).append(1.0 if passed(v) else 0.0)
+        policy, assigned, config, config.eval_samples, run_dir / "eval" / f"v{version:04d}", on_rollout
+    )
+    by = _by(results, config.infra)
+    values = [v for rewards in by.values() for v in rewards]
+    overall = group_stats(values)
+    task_names = sorted({task for task, _ in by})
+    harness_names = [h.name for h, _ in harnesses]
     record = EvalRecord(
         policy_version=version,
-        pass_rate=sum(1 for _, v in values if passed(v)) / len(values) if values else 0.0,
-        reward_mean=sum(v for _, v in values) / len(values) if values else 0.0,
+        pass_rate=overall.pass_rate,
+        reward_mean=overall.reward_mean,
         rollouts=len(results),
-        per_task={task: sum(p) / len(p) for task, p in sorted(per_task.items())},
+        per_task={
+            t: group_stats([v for (task, _), vs in by.items() if task == t for v in vs]).pass_rate
+            for t in task_names
+        },
         seconds=time.monotonic() - started,
+        scored=overall.scored,
+        per_harness=_per_harness(by, harness_names),
+        per_task_harness={t: {h: group_stats(by.get((t, h), [])) for h in harness_names} for t in task_names},
     )
     with open(run_dir / "eval.jsonl", "a") as f:
         f.write(record.model_dump_json() + "\n")
@@ -320,8 +382,7 @@ def evaluate_policy(
 def _step(
     step: int,
     tasks: list[tuple[Task, str]],
-    harness: Harness,
-    bundle: Bundle,
+    harnesses: HarnessBundles,
     trainer: Trainer,
     policy: RunningPolicy,
     run_dir: Path,
@@ -331,11 +392,11 @@ def _step(
     timings: dict[str, float] = {}
     rng = random.Random(config.seed * 100_003 + step)
     chosen = rng.sample(tasks, min(config.batch_tasks, len(tasks)))
+    assigned = assign_harnesses(step, chosen, harnesses)
     started = time.monotonic()
     results = _rollouts(
-        policy, chosen, harness, bundle, config, config.group_size, run_dir / "steps" / f"{step:04d}",
-        on_rollout,
-    )  # fmt: skip
+        policy, assigned, config, config.group_size, run_dir / "steps" / f"{step:04d}", on_rollout
+    )
     timings["rollout_sec"] = time.monotonic() - started
     rewards = []
     for r in results:
@@ -381,4 +442,5 @@ def _step(
         calls_mean=sum(r.calls for r in results) / len(results) if results else 0.0,
         timings=timings,
         update=update,
+        per_harness=_per_harness(_by(results, config.infra), [h.name for h, _ in harnesses]),
     )

@@ -1,4 +1,5 @@
-"""A set of rollouts (tasks by samples, one harness) in a run directory: run concurrently, resumable.
+"""A set of rollouts (tasks by samples, each task with a harness) in a run directory: concurrent,
+resumable.
 
 Each finished rollout is appended to `<run_dir>/results.jsonl` as soon as it is done, so an interrupted
 run loses nothing finished; running the same set again skips every rollout (its RolloutKey: task,
@@ -18,7 +19,7 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from envs import cleanup
 from envs.parallel import run_parallel
@@ -100,34 +101,77 @@ def run_rollout_set(
     policy_version: int | None = None,
     verifier_network: bool = False,
 ) -> list[RolloutResult]:
-    """Run `samples` rollouts of every (task, image), skipping those results.jsonl already has scored;
-    `policy_version` is the trained policy's version serving them (None for a fixed policy).
+    """Run `samples` rollouts of every (task, image) with one harness, skipping those results.jsonl
+    already has scored; `policy_version` is the trained policy's version serving them (None for a fixed
+    policy).
 
     Returns this set's results (old ones found plus new ones), ordered by task and sample. Rollouts of
     this run carry their chains (`RolloutResult.trajectory`); those found in results.jsonl do not."""
+    return run_assigned_rollouts(
+        [Assignment(task, image, harness, bundle) for task, image in tasks],
+        proxy,
+        samples=samples,
+        run_dir=run_dir,
+        model=model,
+        concurrency=concurrency,
+        timeout=timeout,
+        max_turns=max_turns,
+        on_done=on_done,
+        policy_version=policy_version,
+        verifier_network=verifier_network,
+    )
+
+
+class Assignment(NamedTuple):
+    """A task (and its image) and the harness its rollouts run with."""
+
+    task: Task
+    image: str
+    harness: Harness
+    bundle: Bundle
+
+
+def run_assigned_rollouts(
+    assigned: Sequence[Assignment],
+    proxy: RunningProxy,
+    *,
+    samples: int,
+    run_dir: Path,
+    model: str,
+    concurrency: int = 2,
+    timeout: float | None = None,
+    max_turns: int | None = None,
+    on_done: Callable[[RolloutResult], None] = lambda result: None,
+    policy_version: int | None = None,
+    verifier_network: bool = False,
+) -> list[RolloutResult]:
+    """`run_rollout_set` where each task comes with its own harness (a task may come more than once, with
+    other harnesses): one pool, so a run that mixes harnesses keeps every slot busy.
+
+    Ordered as `assigned`, then by sample."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     done = {key: r for key, r in latest_by_sample(load_results(run_dir)).items() if r.status != "infra-error"}
     writer = ResultWriter(run_dir)
-
-    def key_of(task: Task, k: int) -> RolloutKey:
-        return RolloutKey(task=task.name, harness=harness.name, sample=k, policy_version=policy_version)
-
-    wanted = [(task, image, key_of(task, k)) for task, image in tasks for k in range(samples)]
-    found = [done[key] for _, _, key in wanted if key in done]
-    todo = [item for item in wanted if item[2] not in done]
+    wanted = [
+        (a, RolloutKey(task=a.task.name, harness=a.harness.name, sample=k, policy_version=policy_version))
+        for a in assigned
+        for k in range(samples)
+    ]
+    found = [done[key] for _, key in wanted if key in done]
+    todo = [item for item in wanted if item[1] not in done]
     for result in found:
         on_done(result)
 
-    def one(item: tuple[Task, str, RolloutKey]) -> RolloutResult:
-        task, image, key = item
+    def one(item: tuple[Assignment, RolloutKey]) -> RolloutResult:
+        a, key = item
         result = run_rollout(
-            task,
-            image,
-            harness,
-            bundle,
+            a.task,
+            a.image,
+            a.harness,
+            a.bundle,
             proxy,
             model=model,
             logs_root=run_dir / "rollouts",
@@ -143,5 +187,5 @@ def run_rollout_set(
         return result
 
     new = run_parallel(one, todo, concurrency, on_done)
-    order = {task.name: i for i, (task, _) in enumerate(tasks)}
-    return sorted([*found, *new], key=lambda r: (order[r.task], r.sample))
+    order = {(a.task.name, a.harness.name): i for i, a in enumerate(assigned)}
+    return sorted([*found, *new], key=lambda r: (order[(r.task, r.harness)], r.sample))

@@ -58,7 +58,13 @@ def test_two_grpo_steps_on_two_catalog_tasks(
     trainer = LocalTrainer(tiny_model_dir, config.local, config.grpo)
     evals: list[EvalRecord] = []
     records = run_grpo(
-        tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config, on_eval=evals.append
+        tasks,
+        [(harness, build_bundle(harness))],
+        trainer,
+        tiny_model_dir,
+        run_dir,
+        config,
+        on_eval=evals.append,
     )
     assert [r.step for r in records] == [0, 1]
     assert [(e.policy_version, e.rollouts) for e in evals] == [(0, 2), (2, 2)]  # before and after
@@ -74,12 +80,12 @@ def test_two_grpo_steps_on_two_catalog_tasks(
     results = (run_dir / "steps" / "0001" / "results.jsonl").read_text().splitlines()
     assert len(results) == 4
     # A finished run started again has nothing left to do.
-    again = run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, config)
+    again = run_grpo(tasks, [(harness, build_bundle(harness))], trainer, tiny_model_dir, run_dir, config)
     assert again == []
     # Resuming with another recipe is refused, naming what changed; more steps are allowed.
     changed = config.model_copy(update={"group_size": 4})
     with pytest.raises(RunMismatch, match=r"config\.group_size: 2 -> 4"):
-        run_grpo(tasks, harness, build_bundle(harness), trainer, tiny_model_dir, run_dir, changed)
+        run_grpo(tasks, [(harness, build_bundle(harness))], trainer, tiny_model_dir, run_dir, changed)
     assert json.loads((run_dir / RUN_FILE).read_text())["config"]["group_size"] == 2
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -26,7 +27,7 @@ from tests.doubles import (
     null_bundle,
 )
 from train.grpo import RolloutReward, group_advantages
-from train.grpo_loop import STATE_FILE, GRPORunConfig, StepRecord, last_checkpoint, run_grpo
+from train.grpo_loop import STATE_FILE, EvalRecord, GRPORunConfig, StepRecord, last_checkpoint, run_grpo
 from train.rollout_set import RESULTS_FILE, load_results
 
 TESTS = ["/bin/bash", "/tests/test.sh"]
@@ -74,7 +75,7 @@ def _grpo(
     config: GRPORunConfig,
 ) -> list[StepRecord]:
     bundle = null_bundle(run_dir.parent / f"{run_dir.name}-bundle")
-    return run_grpo(tasks, NullHarness(), bundle, trainer, model, run_dir, config)
+    return run_grpo(tasks, [(NullHarness(), bundle)], trainer, model, run_dir, config)
 
 
 def _chosen(run_dir: Path, step: int) -> list[tuple[str, int]]:
@@ -152,3 +153,63 @@ def test_a_run_resumes_after_its_checkpoint_and_a_cut_step_redoes_only_what_is_m
     more = RecordingTrainer(tiny_model_dir)
     records = _grpo(tasks, more, tiny_model_dir, run_dir, CONFIG.model_copy(update={"steps": 3}))
     assert [r.step for r in records] == [2] and len(backend.sandboxes) == made + 1 + 4
+
+
+class OtherNull(NullHarness):
+    """A second harness for mixing: its agent never solves anything."""
+
+    name: ClassVar[str] = "null-b"
+
+
+def _mixed_agent(sandbox: FakeSandbox, call: ExecCall) -> ExecResult | None:
+    if is_launch(call) and "--null-b-" in sandbox.spec.model_routes[0]:
+        ask_model(sandbox, call, f"solve {sandbox.spec.task}").raise_for_status()
+        return None
+    return _agent(sandbox, call)
+
+
+def test_harnesses_mixed_in_one_run_split_each_step_and_are_reported_apart(
+    tasks: list[tuple[Task, str]], backend: FakeBackend, tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    backend.handler = _mixed_agent
+    run_dir = tmp_path / "run"
+    harnesses = [
+        (NullHarness(), null_bundle(tmp_path / "bundle-a")),
+        (OtherNull(), null_bundle(tmp_path / "bundle-b")),
+    ]
+    config = CONFIG.model_copy(update={"batch_tasks": 3, "eval_samples": 1})
+    records = run_grpo(tasks, harnesses, RecordingTrainer(tiny_model_dir), tiny_model_dir, run_dir, config)
+
+    assert json.loads((run_dir / "run.json").read_text())["harness"] == "null,null-b"
+    for step, record in enumerate(records):
+        results = load_results(run_dir / "steps" / f"{step:04d}")
+        by_task = {r.task: {x.harness for x in results if x.task == r.task} for r in results}
+        assert all(len(h) == 1 for h in by_task.values()), "a group runs with one harness"
+        order = [t.name for t, _ in random_sample(tasks, config, step)]
+        expected = {name: ["null", "null-b"][(step + i) % 2] for i, name in enumerate(order)}
+        assert {task: h.pop() for task, h in by_task.items()} == expected
+        counts = {h: sum(1 for r in results if r.harness == h) for h in ("null", "null-b")}
+        assert {h: s.scored for h, s in record.per_harness.items()} == counts
+        assert record.per_harness["null-b"].pass_rate == 0.0
+        assert record.per_harness["null"].pass_rate == 0.5  # even samples solve
+    # The held evaluation runs every task with every harness, and reports them apart.
+    evals = [
+        EvalRecord.model_validate_json(line) for line in (run_dir / "eval.jsonl").read_text().splitlines()
+    ]
+    assert [e.policy_version for e in evals] == [0, 2]
+    for e in evals:
+        assert e.rollouts == e.scored == 6
+        assert {h: (s.scored, s.passed) for h, s in e.per_harness.items()} == {
+            "null": (3, 3),
+            "null-b": (3, 0),
+        }
+        assert e.pass_rate == 0.5
+        assert set(e.per_task_harness) == {"a", "b", "c"}
+        assert all(e.per_task_harness[t]["null"].pass_rate == 1.0 for t in "abc")
+
+
+def random_sample(tasks: list[tuple[Task, str]], config: GRPORunConfig, step: int) -> list[tuple[Task, str]]:
+    """The tasks step `step` chooses, in the order it chose them (the loop's rule, restated)."""
+    import random
+
+    return random.Random(config.seed * 100_003 + step).sample(tasks, min(config.batch_tasks, len(tasks)))

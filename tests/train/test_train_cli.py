@@ -34,6 +34,9 @@ def _forge_train(*argv: str) -> subprocess.CompletedProcess[str]:
         (["rl", "--task", "no-such-task"], "no task 'no-such-task' in catalog/claw"),
         (["rl", "--catalog", "nowhere"], "catalog nowhere does not exist"),
         (["rl", "--model", "nowhere"], "--model nowhere: not a model directory"),
+        (["rl", "--harness", "forge-react,nope"], "unknown harness 'nope'"),
+        (["rl", "--harness", "forge-react,forge-react"], "a harness is named twice"),
+        (["rl", "--engine", "sglang"], "engine: Input should be 'local' or 'vllm'"),
         (["rollout", "--model", "gpt-9"], "neither an engine"),
         (["eval", "/nonexistent-run"], "has no rollout results"),
         (["sft", "/nonexistent-data", "--model", "m", "--out", "o"], "not a dataset"),
@@ -43,6 +46,39 @@ def test_bad_input_gets_a_clear_error(argv: list[str], message: str) -> None:
     out = _forge_train(*argv)
     assert out.returncode == 2, out.stdout + out.stderr
     assert message in " ".join(out.stderr.split()), out.stderr
+
+
+def test_a_model_directory_that_is_not_a_causal_lm_is_refused(tmp_path: Path) -> None:
+    encoder = tmp_path / "encoder"
+    encoder.mkdir()
+    (encoder / "config.json").write_text(json.dumps({"model_type": "bert", "architectures": ["BertModel"]}))
+    (encoder / "tokenizer.json").write_text("{}")
+    for command in ("rl", "rollout"):
+        out = _forge_train(command, "--model", str(encoder))
+        assert out.returncode == 2, out.stdout + out.stderr
+        assert "describes BertModel, not a causal language model" in " ".join(out.stderr.split())
+
+
+@pytest.mark.docker
+def test_a_policy_directory_is_evaluated_with_a_harness_given_at_rollout(
+    tmp_path: Path, base_image: str, tiny_model_dir: Path
+) -> None:
+    """`forge-train rollout --model DIR` serves a policy (a checkpoint, say) here, at temperature 1 as
+    training samples it, with any harness: how a policy is evaluated on a harness it never trained with."""
+    run = tmp_path / "run"
+    argv = [
+        "rollout", "--task", "organize-downloads", "--harness", "mini-swe-agent", "-n", "2",
+        "--model", str(tiny_model_dir), "--max-tokens", "8", "--max-turns", "1", "--run-dir", str(run),
+    ]  # fmt: skip
+    out = _forge_train(*argv)
+    assert out.returncode == 0, out.stdout + out.stderr
+    results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert [(r["harness"], r["status"]) for r in results] == [("mini-swe-agent", "scored")] * 2
+    assert all(r["calls"] >= 1 for r in results)
+    assert json.loads((run / "run.json").read_text())["engine"] == "local"
+    evaluated = _forge_train("eval", str(run), "--plot", str(tmp_path / "eval.png"))
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert (tmp_path / "eval.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.docker

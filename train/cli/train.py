@@ -7,6 +7,7 @@ forge-train rl --catalog DIR [--model DIR] [--steps N] [--batch-tasks 8] [--grou
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -26,7 +27,11 @@ from train.cli.common import (
     TasksOpt,
     default_run_dir,
     engine_or_fail,
+    harnesses_or_fail,
+    is_policy_model,
+    policy_dir_or_fail,
     prepared,
+    prepared_many,
     quiet_libraries,
     tasks_or_fail,
 )
@@ -36,7 +41,8 @@ from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.rollout_set import load_results
 
 if TYPE_CHECKING:
-    from train.grpo_loop import EvalRecord, StepRecord
+    from proxy.session import RunningProxy
+    from train.grpo_loop import EvalRecord, GroupStats, StepRecord
 
 app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
 
@@ -79,9 +85,17 @@ def rollout(
     task: TasksOpt = [],  # noqa: B006
     harness: HarnessOpt = DEFAULT_HARNESS,
     model: Annotated[
-        str, typer.Option(help="An engine (oracle, nop, local, ...) or an OpenAI-compatible URL.")
+        str,
+        typer.Option(
+            help="An engine (oracle, nop, local, ...), an OpenAI-compatible URL, or a policy to serve here: "
+            "a model directory (e.g. a checkpoint of forge-train rl) or smollm2."
+        ),
     ] = ("oracle"),
-    engine: Annotated[str | None, typer.Option(help="Engine name, when --model is not one.")] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(help="Engine name, when --model is not one; for a policy: local (default) or vllm."),
+    ] = None,
+    max_tokens: Annotated[int, typer.Option(min=1, help="A policy's cap on each call's completion.")] = 512,
     samples: Annotated[int, typer.Option("--samples", "-n", min=1, help="Rollouts per task.")] = 4,
     concurrency: Annotated[int, typer.Option(min=1, help="Rollouts at once.")] = 2,
     model_name: Annotated[str, typer.Option(help="The model name the harness asks for.")] = "forge-policy",
@@ -95,20 +109,29 @@ def rollout(
     verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
+    from proxy.policy_server import PolicyServer, RunningPolicy
     from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
 
     tasks = tasks_or_fail(catalog, task)
-    engine_name, proxy_engine = engine_or_fail(
-        model,
-        engine,
-        [catalog],
-        upstream=upstream,
-        upstream_model=upstream_model,
-        tokenizer=tokenizer,
-        api_key_env=api_key_env,
-    )
+    serving: contextlib.AbstractContextManager[RunningProxy | RunningPolicy]
     run_dir = run_dir or default_run_dir("rollout")
+    if is_policy_model(model):  # served here at temperature 1, as training samples it
+        if engine not in (None, "local", "vllm"):
+            raise fail(f"--engine {engine}: a policy is served by local or vllm", USAGE)
+        engine_name = engine or "local"
+        serving = PolicyServer(policy_dir_or_fail(model), run_dir, max_tokens=max_tokens, engine=engine_name)
+    else:
+        engine_name, proxy_engine = engine_or_fail(
+            model,
+            engine,
+            [catalog],
+            upstream=upstream,
+            upstream_model=upstream_model,
+            tokenizer=tokenizer,
+            api_key_env=api_key_env,
+        )
+        serving = ProxySession(proxy_engine, run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "run.json").write_text(
         json.dumps(
@@ -121,7 +144,7 @@ def rollout(
     started = time.monotonic()
     with (
         prepared(tasks, harness) as (images, chosen, bundle),
-        ProxySession(proxy_engine, run_dir) as proxy,
+        serving as served,
         progress_bar() as progress,
     ):
         bar = progress.add_task(f"{harness} rollouts", total=len(tasks) * samples)
@@ -129,7 +152,7 @@ def rollout(
             images,
             chosen,
             bundle,
-            proxy,
+            served.proxy if isinstance(served, RunningPolicy) else served,
             samples=samples,
             run_dir=run_dir,
             model=model_name,
@@ -158,6 +181,10 @@ def eval_(
     ] = "drop",
     json_out: Annotated[Path | None, typer.Option("--json", help="Write the evaluation as JSON.")] = None,
     markdown: Annotated[Path | None, typer.Option(help="Write the tables as Markdown.")] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Draw pass@k and pass^k per task, the run directories side by side (PNG)."),
+    ] = None,
 ) -> None:
     """pass@k (unbiased), pass^k and mean reward with bootstrap 95% intervals, per task, domain, harness."""
     if infra not in ("drop", "zero"):
@@ -180,6 +207,17 @@ def eval_(
         json_out.write_text(evaluation.model_dump_json(indent=2) + "\n")
     if markdown:
         markdown.write_text(to_markdown(evaluation))
+    if plot:
+        from train.plots import plot_evaluations
+
+        try:  # each run directory on its own: the plot sets the policies side by side
+            named = [
+                (run_dir.name or str(run_dir), evaluate([found], k or None, infra))  # type: ignore[arg-type]
+                for run_dir, found in zip(run_dirs, rollout_sets, strict=True)
+            ]
+        except TrainError as exc:
+            raise fail(f"--plot: {exc}", USAGE) from exc
+        console.print(f"plot written to {plot_evaluations(named, plot)}")
 
 
 @app.command("sft-data")
@@ -284,10 +322,24 @@ def sft(
 def rl(
     catalog: CatalogOpt = DEFAULT_CATALOG,
     task: TasksOpt = [],  # noqa: B006
-    harness: HarnessOpt = DEFAULT_HARNESS,
+    harness: Annotated[
+        str,
+        typer.Option(
+            "--harness",
+            "-H",
+            help="Harness, or harnesses a,b,c mixed in one run (each step's groups round-robin over them).",
+        ),
+    ] = DEFAULT_HARNESS,
     model: Annotated[
-        Path | None, typer.Option(help="Policy model directory; default: the embedded tiny model.")
+        str | None,
+        typer.Option(
+            help="Starting policy: a model directory, or smollm2 (SmolLM2-135M-Instruct, built offline); "
+            "default: the embedded tiny model, warm-started here."
+        ),
     ] = None,
+    engine: Annotated[str, typer.Option(help="What samples the policy: local (our CPU engine) or vllm.")] = (
+        "local"
+    ),
     steps: Annotated[int, typer.Option(help="GRPO steps.")] = 10,
     batch_tasks: Annotated[int, typer.Option(help="Tasks per step.")] = 8,
     group_size: Annotated[int, typer.Option(help="Rollouts per task per step.")] = 8,
@@ -320,6 +372,7 @@ def rl(
     from train.settings_errors import describe_problems
 
     tasks = tasks_or_fail(catalog, task)
+    harnesses = harnesses_or_fail(harness)
     try:
         config = GRPORunConfig(
             steps=steps,
@@ -331,43 +384,42 @@ def rl(
             agent_timeout=timeout,
             eval_samples=eval_samples,
             seed=seed,
+            engine=engine,  # type: ignore[arg-type]
             grpo=GRPOConfig(kl_coef=kl_coef, clip_low=clip_low, clip_high=clip_high),
             local=LocalTrainerConfig(lr=lr, mini_batches=mini_batches, seed=seed),
         )
         embedded = EmbeddedConfig(sft_epochs=sft_epochs, concurrency=concurrency, seed=seed)
     except ValidationError as exc:
         raise fail(f"bad training settings: {describe_problems(exc)}", USAGE) from exc
-    if model is not None and not (model / "config.json").is_file():
-        raise fail(f"--model {model}: not a model directory (no config.json)", USAGE)
+    start_model = policy_dir_or_fail(model) if model is not None else None
     run_dir = run_dir or default_run_dir("rl")
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    is_embedded = model is None
-    with prepared(tasks, harness) as (images, chosen, bundle):
-        if model is None:
+    is_embedded = start_model is None
+    with prepared_many(tasks, harnesses) as (images, bundles):
+        if start_model is None:
             with progress_bar() as progress:
                 bar = progress.add_task(
-                    "embedded policy: oracle rollouts, then SFT", total=len(images) + sft_epochs
+                    "embedded policy: oracle rollouts, then SFT",
+                    total=len(images) * len(bundles) + sft_epochs,
                 )
-                model = embedded_policy(
+                start_model = embedded_policy(
                     run_dir,
                     images,
-                    chosen,
-                    bundle,
+                    bundles,
                     embedded,
                     on_rollout=lambda r: progress.advance(bar),
-                    on_sft_step=lambda e, m: progress.update(bar, completed=len(images) + e),
+                    on_sft_step=lambda e, m: progress.update(bar, completed=len(images) * len(bundles) + e),
                 )
-            console.print(f"starting policy: {model} ({time.monotonic() - started:.0f}s)")
-        trainer = LocalTrainer(model, config.local, config.grpo)
+            console.print(f"starting policy: {start_model} ({time.monotonic() - started:.0f}s)")
+        trainer = LocalTrainer(start_model, config.local, config.grpo)
         report = _RunReport()
         try:
             records = run_grpo(
                 images,
-                chosen,
-                bundle,
+                bundles,
                 trainer,
-                model,
+                start_model,
                 run_dir,
                 config,
                 on_step=report.step,
@@ -376,6 +428,17 @@ def rl(
         except RunMismatch as exc:
             raise fail(str(exc), USAGE) from exc
     report.summary(records, run_dir, time.monotonic() - started, is_embedded)
+    if (run_dir / "metrics.jsonl").is_file():
+        from train.plots import plot_run
+
+        console.print(f"curves drawn in {plot_run(run_dir)}")
+
+
+def _by_harness(stats: dict[str, GroupStats]) -> str:
+    """`; by harness: a 0.500 (8), b 0.250 (8)` when a run mixes harnesses, else nothing."""
+    if len(stats) < 2:
+        return ""
+    return "; by harness: " + ", ".join(f"{h} {s.pass_rate:.3f} ({s.scored})" for h, s in stats.items())
 
 
 class _RunReport:
@@ -402,14 +465,15 @@ class _RunReport:
         )
         console.print(
             f"step {r.step}: pass rate {r.pass_rate:.3f}, reward {r.reward_mean:.3f}, "
-            f"{r.skipped_groups}/{r.groups} groups without signal"
+            f"{r.skipped_groups}/{r.groups} groups without signal" + _by_harness(r.per_harness)
         )
 
     def eval(self, e: EvalRecord) -> None:
         self.evals.append(e)
+        se = (e.pass_rate * (1 - e.pass_rate) / e.scored) ** 0.5 if e.scored else 0.0
         console.print(
-            f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} over {e.rollouts} "
-            f"rollouts ({e.seconds:.0f}s)"
+            f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} ± {se:.3f} (s.e.) over "
+            f"{e.rollouts} rollouts ({e.seconds:.0f}s)" + _by_harness(e.per_harness)
         )
 
     def summary(self, records: list[StepRecord], run_dir: Path, seconds: float, is_embedded: bool) -> None:
