@@ -1,8 +1,8 @@
 """`forge-train`: rollouts, evaluation, SFT and GRPO.
 
-forge-train rollout --catalog DIR --harness NAME --model oracle|nop|URL|ENGINE -n K
-forge-train eval RUN_DIR... [-k K] [--json F] [--markdown F]
-forge-train rl --catalog DIR [--model DIR] [--steps N] [--batch-tasks 8] [--group-size 8]
+forge-train rollout --catalog DIR --harness NAME --model oracle|nop|URL|ENGINE|DIR|smollm2 -n K
+forge-train eval RUN_DIR... [-k K] [--json F] [--markdown F] [--plot F.png]
+forge-train rl --catalog DIR [--harness a,b] [--model DIR|smollm2] [--engine local|vllm] [--steps N]
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,6 +20,7 @@ from rich.table import Table
 from envs.cli import VerifierNetworkOpt
 from envs.cli_support import console, fail, progress_bar
 from harnesses.registry import DEFAULT_HARNESS
+from proxy.errors import ProxyError
 from train.cli.common import (
     DEFAULT_CATALOG,
     USAGE,
@@ -144,6 +146,7 @@ def rollout(
     started = time.monotonic()
     with (
         prepared(tasks, harness) as (images, chosen, bundle),
+        _engine_errors(),
         serving as served,
         progress_bar() as progress,
     ):
@@ -427,11 +430,23 @@ def rl(
             )
         except RunMismatch as exc:
             raise fail(str(exc), USAGE) from exc
+        except ProxyError as exc:  # the engine could not be set up or started (vLLM: its log's tail)
+            raise fail(str(exc), 1) from exc
     report.summary(records, run_dir, time.monotonic() - started, is_embedded)
     if (run_dir / "metrics.jsonl").is_file():
         from train.plots import plot_run
 
         console.print(f"curves drawn in {plot_run(run_dir)}")
+
+
+@contextlib.contextmanager
+def _engine_errors() -> Iterator[None]:
+    """An engine that cannot be set up or started (vLLM: with its log's tail) is a clear error, not a
+    traceback."""
+    try:
+        yield
+    except ProxyError as exc:
+        raise fail(str(exc), 1) from exc
 
 
 def _by_harness(stats: dict[str, GroupStats]) -> str:
