@@ -38,6 +38,7 @@ from proxy.store import CallStore  # noqa: E402
 from train.grpo_loop import GRPORunConfig, run_grpo  # noqa: E402
 from train.local_trainer import LocalTrainer  # noqa: E402
 from train.rollout_set import load_results  # noqa: E402
+from train.trainer import TrainingSample  # noqa: E402
 
 DEFAULT_TASKS = "organize-downloads,rotate-backups,crontab-schedule,git-release-chore"
 
@@ -102,6 +103,25 @@ def measure(engine: str, args: argparse.Namespace, tasks: list, harness: object,
     out["rollouts"] = record.rollouts
     out["pass_rate"] = record.pass_rate
     out["median_rollout_sec"] = statistics.median(r.timings.get("total_sec", 0.0) for r in results)
+    out["update_sec"] = record.timings.get("train_sec", 0.0) if record.update is not None else 0.0
+    if record.update is None:  # no group had signal: time an update on the same calls instead
+        samples = [
+            TrainingSample(
+                rollout_id=c.rollout_id,
+                prompt_ids=c.prompt_ids or [],
+                response_ids=c.completion_ids or [],
+                response_mask=[1] * len(c.completion_ids or []),
+                logprobs=c.logprobs,
+                advantage=1.0 if i % 2 else -1.0,
+            )
+            for i, c in enumerate(calls)
+            if c.completion_ids
+        ]
+        started = time.monotonic()
+        trainer.grpo_step(samples)
+        out["update_sec"] = time.monotonic() - started
+        out["update_measured_apart"] = True
+    out["trained_tokens"] = sum(len(c.prompt_ids or []) + len(c.completion_ids or []) for c in calls)
     return out
 
 
@@ -115,7 +135,9 @@ ROWS = [
     ("    harness run, summed (s)", "sum_agent_sec"),
     ("      of which model calls, summed (s)", "sum_model_call_sec"),
     ("    verifier, summed (s)", "sum_verify_sec"),
-    ("  training (s)", "train_sec"),
+    ("  training, in the step (s)", "train_sec"),
+    ("  an update on the step's calls (s) [1]", "update_sec"),
+    ("    tokens it runs through (prompt + completion)", "trained_tokens"),
     ("  weight sync: export + reload (s)", "sync_sec"),
     ("  checkpoint (s)", "checkpoint_sec"),
     ("rollouts / model calls / sampled tokens", None),
@@ -185,6 +207,11 @@ def main() -> None:
         f"max {args.max_tokens} tokens a call, {args.max_turns} turns, {args.concurrency} rollouts at once"
     )
     print(report(measured, args.markdown))
+    if any(m.get("update_measured_apart") for m in measured):
+        print(
+            "[1] no group of the step had a learning signal (all its rollouts scored alike), so the step "
+            "trained nothing; the update is timed apart on the step's recorded calls, advantages +1/-1"
+        )
 
 
 if __name__ == "__main__":
