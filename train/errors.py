@@ -3,8 +3,9 @@
     TrainError
     ├── RunMismatch            a run directory resumed with other settings than it was started with
     │                          (names each setting that changed)
-    ├── ResultsFileInvalid     a line of a rollout set's results.jsonl is not a rollout result (names
-    │                          the file and line; a torn last line is skipped, never this)
+    ├── ResultsFileInvalid     a line of a run's jsonl records (results.jsonl, metrics.jsonl,
+    │                          eval.jsonl) is not what it should be (names the file and line; a torn
+    │                          last line is skipped, never this)
     ├── NotEnoughTrials        pass@k / pass^k asked for a k that some task has fewer trials than
     ├── RolloutNotConfigured   the proxy refused a rollout's config, or its control socket did not
     │                          answer: recorded on the rollout as an infrastructure error
@@ -34,7 +35,8 @@ class RunMismatch(TrainError, ValueError):
 
 
 class ResultsFileInvalid(TrainError, ValueError):
-    """A line of results.jsonl (not the last, which a crash may have torn) is not a rollout result."""
+    """A line of a run's jsonl records (results.jsonl, metrics.jsonl, eval.jsonl; not the last, which a
+    crash may have torn) is not the record it should be."""
 
 
 class NotEnoughTrials(TrainError, ValueError):
