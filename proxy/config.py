@@ -10,6 +10,9 @@ answer per task (the oracle); the rollout code registers it before the harness s
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import GenerationRequest
@@ -84,3 +87,9 @@ class ProxyConfig(BaseModel):
     max_body_bytes: int = MAX_BODY_BYTES
     retry_after_sec: float = 2.0
     """Retry-After sent with 429 while paused."""
+
+
+def forge_home() -> Path:
+    """Where OpenForge keeps caches outside the repository (`$FORGE_HOME`, else ~/.cache/openforge): the
+    built models and the vLLM environment."""
+    return Path(os.environ.get("FORGE_HOME") or Path.home() / ".cache" / "openforge")

