@@ -54,6 +54,7 @@ from proxy.session import ProxySession
 from proxy.trajectory import build_chains
 from proxy.vllm_server import VLLMServer, _group_pids, free_port, write_served_checkpoint
 from tests.conftest import REPO, sigint_default
+from tests.proxy.test_sdk_scripted import SHELL_TOOL
 
 pytestmark = pytest.mark.vllm
 
@@ -496,18 +497,7 @@ def test_the_cli_path_caps_a_call_to_the_context_vllm_has(
 
 # --- weights that call a tool: a sync to them, and tool calls parsed from vLLM's samples --------------
 
-BASH: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "bash",
-        "description": "Run a shell command",
-        "parameters": {
-            "type": "object",
-            "properties": {"command": {"type": "string"}},
-            "required": ["command"],
-        },
-    },
-}
+BASH: dict[str, Any] = SHELL_TOOL
 TOOL_PROMPT = "List the files in /app."
 
 
