@@ -82,13 +82,20 @@ def live_sandboxes() -> list[Sandbox]:
 
 
 def shutting_down() -> bool:
-    """True once stop_all() has begun: no new sandbox may start after that."""
+    """True once begin_shutdown() or stop_all() has run: no new sandbox may start after that, and what
+    fails from then on was cut short, not an outcome."""
     return _shutting_down.is_set()
+
+
+def begin_shutdown() -> None:
+    """Mark the process as stopping, before anything is torn down: the CLIs call it from the signal
+    handler, so a rollout that fails because the proxy is closing under it is never recorded as a result."""
+    _shutting_down.set()
 
 
 def stop_all() -> int:
     """Stop every sandbox this process still has, and refuse new ones. Returns how many there were."""
-    _shutting_down.set()
+    begin_shutdown()
     sandboxes = live_sandboxes()
     threads = [threading.Thread(target=_quiet_stop, args=(s,), daemon=True) for s in sandboxes]
     for t in threads:

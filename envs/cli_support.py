@@ -41,12 +41,19 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 @contextmanager
 def interruptible() -> Iterator[None]:
-    """Ctrl-C or SIGTERM: stop every sandbox we started, then exit 130 (the watchdog covers a crash)."""
+    """Ctrl-C or SIGTERM: stop every sandbox we started, then exit 130 (the watchdog covers a crash).
 
-    def on_term(signum: int, frame: object) -> None:
+    The handler marks the process as stopping before it raises, so while the interrupt unwinds (and the
+    proxy closes) a worker's rollout that fails for that reason is known to be cut short, not a result."""
+
+    def on_signal(signum: int, frame: object) -> None:
+        cleanup.begin_shutdown()
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, on_term)
+    previous_term = signal.signal(signal.SIGTERM, on_signal)
+    # Ctrl-C only where Python's own handler is in place: a `cmd &` job that ignores SIGINT keeps ignoring it.
+    catch_int = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    previous_int = signal.signal(signal.SIGINT, on_signal) if catch_int else None
     try:
         yield
     except KeyboardInterrupt:
@@ -55,7 +62,9 @@ def interruptible() -> Iterator[None]:
         sys.stdout.flush()
         os._exit(INTERRUPTED_EXIT)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous_term)
+        if previous_int is not None:
+            signal.signal(signal.SIGINT, previous_int)
 
 
 def progress_bar() -> Progress:
