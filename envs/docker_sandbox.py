@@ -50,8 +50,10 @@ log = logging.getLogger("forge.envs")
 SANDBOX_FILES = "/opt/forge/sandbox"
 SANDBOX_FILES_DIR = Path(__file__).parent / "sandbox_files"
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
-READY_TIMEOUT_SEC = 30.0
 """`download` (harness logs, state) reads at most this much."""
+READY_TIMEOUT_SEC = 30.0
+REMOVE_WAIT_SEC = 30.0
+"""How long `stop()` retries a removal the engine refuses before it says so."""
 INIT = ["/bin/sh", f"{SANDBOX_FILES}/init.sh"]
 """The sandbox's command. The image's ENTRYPOINT, if it has one, is given it as Harbor gives it `sh -c
 "sleep infinity"`: an entrypoint that sets things up and ends with `exec "$@"` runs our init after its
@@ -326,17 +328,36 @@ class DockerSandbox(Sandbox):
                 with contextlib.suppress(docker.errors.DockerException):
                     container = self.client.containers.get(self.name)
             if container is not None:
-                try:
-                    container.remove(force=True, v=True)
-                except docker.errors.NotFound:
-                    pass
-                except docker.errors.APIError as exc:
-                    if exc.status_code != 409:  # 409: someone (gc, the watchdog) is removing it already
-                        raise
+                self._remove_container(container)
         except docker.errors.DockerException as exc:
             raise SandboxError(f"could not remove sandbox {self.name}: {exc}") from exc
         finally:
             cleanup.unregister(self)
+
+    def _remove_container(self, container: Container) -> None:
+        """Remove the container and return only once it is gone. The engine can refuse for a while: 409
+        while another removal (gc, the watchdog) is in flight, which may fail; 500 "could not kill" for a
+        container whose freeze failed under a fork bomb. Each is retried until REMOVE_WAIT_SEC."""
+        deadline = time.monotonic() + REMOVE_WAIT_SEC
+        while True:
+            try:
+                container.remove(force=True, v=True)
+            except docker.errors.NotFound:
+                return
+            except docker.errors.APIError as exc:
+                refused: docker.errors.APIError | None = exc
+            else:
+                refused = None
+            try:
+                self.client.containers.get(container.id)
+            except docker.errors.NotFound:
+                return
+            if time.monotonic() > deadline:
+                raise SandboxError(
+                    f"could not remove sandbox {self.name} within {REMOVE_WAIT_SEC:.0f}s: "
+                    f"{refused or 'it is still there'}"
+                )
+            time.sleep(0.25)
 
     def cut_model(self) -> None:
         """Close the model relay and remove its folder: from now on the sandbox reaches nothing."""

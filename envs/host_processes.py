@@ -25,9 +25,9 @@ from docker.models.containers import Container
 from envs.errors import SandboxError
 
 DEATH_WAIT_SEC = 5.0
+"""How long to wait for the killed processes to be gone after the thaw."""
 THAW_WAIT_SEC = 10.0
 """How long a refused unpause of a still-paused container is retried."""
-"""How long to wait for the killed processes to be gone after the thaw."""
 
 
 @dataclass(frozen=True, order=True)

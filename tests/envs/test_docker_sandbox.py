@@ -13,6 +13,8 @@ from pathlib import Path
 
 import docker
 import pytest
+import requests
+from docker.models.containers import Container
 
 from envs.errors import NetworkModeError, SandboxNotReady
 from envs.sandbox import SandboxSpec, create_sandbox
@@ -182,6 +184,38 @@ def test_resource_limits_and_labels_are_applied(
         assert container.labels["openforge.role"] == "test"
         assert container.labels["openforge.owner"].split(":")[1] == str(os.getpid())
         name = sb.name  # type: ignore[attr-defined]
+    with pytest.raises(docker.errors.NotFound):
+        client.containers.get(name)
+
+
+@pytest.mark.parametrize("status", [409, 500], ids=["removal-in-flight", "could-not-kill"])
+def test_stop_retries_a_refused_removal_until_the_container_is_gone(
+    status: int,
+    client: docker.DockerClient,
+    base_image: str,
+    forge_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine refuses a removal for a while (409 while another removal is in flight, 500 "could not
+    kill" after a freeze failed under a fork bomb): stop() must retry, and return only once it is gone. A
+    stop that gave up at the first refusal once left a fork-bombed sandbox behind the suite."""
+    real_remove = Container.remove
+    refusals = []
+
+    def refuse_twice(self: Container, **kwargs: object) -> None:
+        if len(refusals) < 2:
+            refusals.append(status)
+            response = requests.Response()
+            response.status_code = status
+            raise docker.errors.APIError("refused by the test", response=response)
+        real_remove(self, **kwargs)
+
+    sb = create_sandbox(_spec(base_image))
+    sb.start()
+    name = sb.name  # type: ignore[attr-defined]
+    monkeypatch.setattr(Container, "remove", refuse_twice)
+    sb.stop()
+    assert refusals == [status, status]
     with pytest.raises(docker.errors.NotFound):
         client.containers.get(name)
 
