@@ -349,7 +349,7 @@ class DockerSandbox(Sandbox):
             else:
                 refused = None
             try:
-                self.client.containers.get(container.id)
+                self.client.containers.get(container.id or self.name)
             except docker.errors.NotFound:
                 return
             if time.monotonic() > deadline:
