@@ -156,6 +156,8 @@ class VLLMServer:
             "--enforce-eager",  # no torch.compile / graph capture: start-up in about a minute on CPU
             "--kv-cache-memory-bytes", str(self.kv_cache_bytes or self._default_kv_cache_bytes()),
             "--generation-config", "vllm",  # the model's generation_config.json must not change sampling
+            # log-probs of the distribution sampled from (after temperature), as our CPU engine records them
+            "--logprobs-mode", "processed_logprobs",
             "--seed", str(self.seed),
             *self.extra_args,
         ]  # fmt: skip

@@ -25,3 +25,7 @@ class GRPOConfig(BaseModel):
     scale_by_std: bool = True
     """Divide by the group's reward std (GRPO); False keeps only the mean subtraction (Dr. GRPO)."""
     eps: float = Field(default=1e-6, gt=0)
+    temperature: float = Field(default=1.0, gt=0, le=2)
+    """The policy is the model's distribution at this temperature: rollouts sample at it (the proxy forces
+    it on every call, the engines record log-probs at it) and the loss computes its log-probs at it, as
+    veRL's actor does with `rollout.temperature`."""

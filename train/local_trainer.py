@@ -10,6 +10,7 @@ theirs recomputed before the update.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import random
 import time
@@ -39,6 +40,12 @@ class LocalTrainerConfig(BaseModel):
     max_grad_norm: float = Field(default=1.0, gt=0)
     mini_batches: int = Field(default=1, ge=1)
     """Optimiser steps per GRPO step; the step's rollouts are split between them."""
+    bf16: bool = False
+    """Forward and backward passes under bfloat16 autocast (the weights and the optimiser stay float32):
+    about 1.4x faster on a CPU with native bf16 (avx512_bf16 / AMX), slower on one without."""
+    train_layers: int | None = Field(default=None, ge=1)
+    """Train only the top N decoder layers and the final norm (None: every parameter). The backward pass
+    then stops N layers down: on a 30-layer model, N=10 halves an update's time."""
     seed: int = 0
 
 
@@ -67,17 +74,27 @@ class LocalTrainer:
         self.updates = 0
 
     def _optimizer(self) -> torch.optim.Optimizer:
-        return torch.optim.AdamW(
-            self.model.parameters(), lr=self.config.lr, weight_decay=self.config.weight_decay
-        )
+        freeze_below_top(self.model, self.config.train_layers)
+        trained = [p for p in self.model.parameters() if p.requires_grad]
+        return torch.optim.AdamW(trained, lr=self.config.lr, weight_decay=self.config.weight_decay)
+
+    def _autocast(self) -> contextlib.AbstractContextManager[object]:
+        if self.config.bf16:
+            return torch.autocast("cpu", dtype=torch.bfloat16)
+        return contextlib.nullcontext()
 
     # --- log-probs ------------------------------------------------------------------------------------
 
     @staticmethod
-    def response_logprobs(model: PreTrainedModel, sample: TrainingSample) -> torch.Tensor:
-        """Log-prob of each response token given everything before it."""
+    def response_logprobs(
+        model: PreTrainedModel, sample: TrainingSample, temperature: float = 1.0
+    ) -> torch.Tensor:
+        """Log-prob of each response token given everything before it, under the distribution sampled
+        at `temperature` (logits / temperature, as the engines record it)."""
         ids = torch.tensor([sample.prompt_ids + sample.response_ids])
         logits = model(input_ids=ids).logits[0, :-1].float()
+        if temperature != 1.0:
+            logits = logits / temperature
         logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[0, 1:, None])[:, 0]
         return logp[len(sample.prompt_ids) - 1 :]
 
@@ -91,10 +108,11 @@ class LocalTrainer:
         started = time.monotonic()
         usable = [s for s in samples if any(s.response_mask) and len(s.prompt_ids) > 0]
         old: dict[int, torch.Tensor] = {}
-        with torch.no_grad():
+        temperature = self.grpo.temperature
+        with torch.no_grad(), self._autocast():
             for i, s in enumerate(usable):
                 if s.logprobs is None:
-                    old[i] = self.response_logprobs(self.model, s)
+                    old[i] = self.response_logprobs(self.model, s, temperature)
                 else:
                     old[i] = torch.tensor(s.logprobs)
         rollouts = sorted({s.rollout_id for s in usable})
@@ -117,11 +135,12 @@ class LocalTrainer:
             for (i, s), weight in zip(chosen, weights, strict=True):
                 # policy_loss over the mini-batch, one sample's share at a time (its graph freed after it)
                 mask = self._mask(s)
-                new = self.response_logprobs(self.model, s)[mask]
-                ref = None
-                if self.reference is not None:
-                    with torch.no_grad():
-                        ref = self.response_logprobs(self.reference, s)[mask]
+                with self._autocast():
+                    new = self.response_logprobs(self.model, s, temperature)[mask]
+                    ref = None
+                    if self.reference is not None:
+                        with torch.no_grad():
+                            ref = self.response_logprobs(self.reference, s, temperature)[mask]
                 advantages = torch.full_like(new, s.advantage)
                 terms = token_losses(new, old[i][mask], advantages, self.grpo, ref)
                 contribution = (terms.loss * weight.to(terms.loss.dtype)).sum()
@@ -155,7 +174,8 @@ class LocalTrainer:
         self.optimizer.zero_grad(set_to_none=True)
         total = 0.0
         for s in usable:
-            nll = -self.response_logprobs(self.model, s)[self._mask(s)].sum() / tokens
+            with self._autocast():
+                nll = -self.response_logprobs(self.model, s)[self._mask(s)].sum() / tokens
             nll.backward()
             total += float(nll.detach())
         grad_norm = self._apply() if usable else 0.0
@@ -169,7 +189,8 @@ class LocalTrainer:
         )
 
     def _apply(self) -> float:
-        norm = torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+        trained = [p for p in self.model.parameters() if p.requires_grad]
+        norm = torch.nn.utils.clip_grad_norm_(trained, self.config.max_grad_norm)
         self.optimizer.step()
         self.updates += 1
         return float(norm)
@@ -205,3 +226,33 @@ class LocalTrainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.updates = int(state["updates"])
         torch.set_rng_state(state["torch_rng"])
+
+
+def freeze_below_top(model: PreTrainedModel, layers: int | None) -> None:
+    """Leave only the top `layers` decoder layers and the final norm trainable (None: all of it). Tied
+    input and output embeddings stay frozen with the rest."""
+    if layers is None:
+        model.requires_grad_(True)
+        return
+    blocks = getattr(getattr(model, "model", None), "layers", None)
+    norm = getattr(getattr(model, "model", None), "norm", None)
+    if blocks is None or norm is None:
+        raise ValueError(
+            f"train_layers needs a decoder with model.layers and model.norm; {type(model).__name__} has not"
+        )
+    if layers > len(blocks):
+        raise ValueError(f"train_layers = {layers}, but the model has only {len(blocks)} layers")
+    model.requires_grad_(False)
+    for block in list(blocks)[len(blocks) - layers :]:
+        block.requires_grad_(True)
+    norm.requires_grad_(True)
+
+
+def cpu_has_bf16() -> bool:
+    """Whether this CPU computes in bfloat16 natively (avx512_bf16 or AMX): elsewhere autocast emulates
+    it, slower than float32."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text().split()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags

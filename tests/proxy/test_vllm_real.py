@@ -83,12 +83,14 @@ def _reference_model(weights_dir: Path) -> Any:
     return AutoModelForCausalLM.from_pretrained(weights_dir, dtype=torch.float32).eval()
 
 
-def transformers_logprobs(weights_dir: Path, prompt_ids: list[int], completion_ids: list[int]) -> list[float]:
+def transformers_logprobs(
+    weights_dir: Path, prompt_ids: list[int], completion_ids: list[int], temperature: float = 1.0
+) -> list[float]:
     """Log-probs of `completion_ids` after `prompt_ids` under the weights in `weights_dir`, by a plain
-    transformers forward pass (temperature 1: the raw distribution vLLM samples from)."""
+    transformers forward pass, of the distribution sampled at `temperature` (logits / temperature)."""
     with torch.no_grad():
         logits = _reference_model(weights_dir)(torch.tensor([prompt_ids + completion_ids])).logits[0]
-    logprobs = torch.log_softmax(logits.float(), dim=-1)
+    logprobs = torch.log_softmax(logits.float() / temperature, dim=-1)
     start = len(prompt_ids) - 1
     return [float(logprobs[start + i, token]) for i, token in enumerate(completion_ids)]
 
@@ -401,6 +403,28 @@ def test_recorded_ids_are_what_vllm_sampled_with_transformers_logprobs(
     # What the client got is what those ids say.
     assert answer["choices"][0]["message"]["content"] == decoded(call, model_dir).content
     assert call.finish_reason == answer["choices"][0]["finish_reason"]
+
+
+def test_vllm_reports_the_log_probs_of_the_temperature_it_sampled_at(policy: RunningPolicy) -> None:
+    """A GRPO run at temperature 0.6 trains on log-probs of logits / 0.6: vLLM must record those, not the
+    raw distribution's (its default `raw_logprobs` mode would), or every importance ratio is off."""
+    assert policy.vllm is not None
+    prompt = list(range(5, 40))
+    body = {
+        "model": policy.vllm.served_model_name,
+        "prompt": prompt,
+        "max_tokens": MAX_TOKENS,
+        "temperature": 0.6,
+        "seed": 3,
+        "logprobs": 0,
+        "return_token_ids": True,
+        "ignore_eos": True,
+    }
+    direct = httpx.post(f"{policy.engine_url}/v1/completions", json=body, timeout=120).json()["choices"][0]
+    completion, recorded = direct["token_ids"], direct["logprobs"]["token_logprobs"]
+    served = _served(policy)
+    assert max_gap(recorded, transformers_logprobs(served, prompt, completion, 0.6)) < LOGPROB_TOLERANCE
+    assert max_gap(recorded, transformers_logprobs(served, prompt, completion, 1.0)) > 0.01
 
 
 def test_a_multi_turn_session_on_vllm_is_one_exact_chain(policy: RunningPolicy) -> None:

@@ -179,3 +179,37 @@ def test_the_trainer_optimises_the_grpo_settings_it_is_given(tiny_model_dir: Pat
     assert penalised.grpo_step([sample]).kl > 0  # the policy moved away from its reference
     with pytest.raises(ValidationError, match="grpo"):
         LocalTrainerConfig(grpo={"kl_coef": 0.5})  # type: ignore[call-arg]
+
+
+def test_at_a_temperature_the_loss_uses_the_log_probs_the_engine_sampled_with(tiny_model_dir: Path) -> None:
+    """A run sampling at temperature 0.6 records log-probs of logits / 0.6; the trainer must compute its
+    own at the same temperature, or the first update's importance ratios are already far from 1."""
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3), GRPOConfig(temperature=0.6))
+    sample = TrainingSample(
+        rollout_id="r0", prompt_ids=PROMPT, response_ids=[103, 104, 105], response_mask=[1, 1, 1]
+    )
+    ids = [*PROMPT, 103, 104, 105]
+    with torch.no_grad():
+        logits = trainer.model(input_ids=torch.tensor([ids])).logits[0, :-1]
+        expected = torch.log_softmax(logits / 0.6, -1)[torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
+        tempered = trainer.response_logprobs(trainer.model, sample, 0.6)
+        plain = trainer.response_logprobs(trainer.model, sample)
+    assert torch.allclose(tempered, expected[len(PROMPT) - 1 :], atol=1e-6)
+    assert float((tempered - plain).abs().max()) > 1e-3
+    recorded = sample.model_copy(update={"logprobs": tempered.tolist(), "advantage": 1.0})
+    metrics = trainer.grpo_step([recorded])
+    assert metrics.approx_kl_old < 1e-8 and metrics.clip_fraction == 0.0  # on-policy: ratio 1 everywhere
+
+
+def test_training_only_the_top_layers_leaves_the_rest_as_it_was(tiny_model_dir: Path) -> None:
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-2, train_layers=1, bf16=True))
+    before = {name: p.detach().clone() for name, p in trainer.model.named_parameters()}
+    losses = [trainer.sft_step(_sft_samples(4)).loss for _ in range(5)]
+    assert losses[-1] < losses[0]
+    top = f"model.layers.{len(trainer.model.model.layers) - 1}."
+    for name, p in trainer.model.named_parameters():
+        moved = not torch.equal(p.detach(), before[name])
+        assert moved == (name.startswith(top) or name.startswith("model.norm.")), name
+        assert p.dtype == torch.float32, name  # bf16 autocast: the weights stay float32
+    with pytest.raises(ValueError, match="has only 2 layers"):
+        LocalTrainer(tiny_model_dir, LocalTrainerConfig(train_layers=3))
