@@ -22,8 +22,9 @@ import sys
 from pathlib import Path
 
 SETTINGS = [
-    "--catalog", "catalog/basics", "--steps", "20", "--batch-tasks", "12", "--group-size", "4",
-    "--max-tokens", "128", "--max-turns", "2", "--concurrency", "4", "--eval-samples", "16",
+    "--model", "tiny", "--catalog", "catalog/basics", "--steps", "20", "--batch-tasks", "12",
+    "--group-size", "4", "--max-tokens", "128", "--max-turns", "2", "--concurrency", "4",
+    "--eval-samples", "16",
 ]  # fmt: skip
 ROOT = Path("runs/bench-learning-curve")
 BLOCK = 5

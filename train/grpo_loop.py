@@ -41,6 +41,10 @@ CHECKPOINTS = "checkpoints"
 STATE_FILE = "state.json"
 RUN_FILE = "run.json"
 RESUMABLE_CHANGES = frozenset({"steps", "concurrency"})
+BASE_VERSION = -1
+"""The policy version of a held evaluation of the model before its warm start (version 0 is the policy
+GRPO starts from)."""
+BASE_EVAL_DIR = "eval-base"
 """Settings a resumed run may change: neither changes what a step computes."""
 
 
@@ -150,6 +154,7 @@ class EvalRecord(BaseModel):
     """A held evaluation of the policy on every training task (with every harness of the run)."""
 
     policy_version: int
+    """BASE_VERSION (-1) for the model before its warm start."""
     pass_rate: float
     reward_mean: float
     rollouts: int
@@ -251,8 +256,11 @@ def run_grpo(
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
     on_step: Callable[[StepRecord], None] = lambda record: None,
     on_eval: Callable[[EvalRecord], None] = lambda record: None,
+    base_model: Path | None = None,
 ) -> list[StepRecord]:
-    """Train for `config.steps` steps (resuming after the run's last checkpoint)."""
+    """Train for `config.steps` steps (resuming after the run's last checkpoint). `base_model`: the model
+    `model_dir` was warm-started from; with `eval_samples` it is evaluated first, so the held evaluations
+    show what the warm start and GRPO each did."""
     if not harnesses:
         raise ValueError("run_grpo needs at least one harness")
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -272,9 +280,25 @@ def run_grpo(
         trainer.load_checkpoint(checkpoint)
         first, serve_dir = step + 1, checkpoint / "model"
     records: list[StepRecord] = []
+    if base_model is not None and config.eval_samples and first == 0 and not _has_base_eval(run_dir):
+        with PolicyServer(
+            base_model,
+            run_dir / BASE_EVAL_DIR,
+            max_tokens=config.max_tokens,
+            engine=config.engine,
+            temperature=config.grpo.temperature,
+        ) as base:
+            base.policy_version = BASE_VERSION
+            on_eval(evaluate_policy(base, tasks, harnesses, run_dir, config, on_rollout))
     writer = _tensorboard(run_dir)
     try:
-        with PolicyServer(serve_dir, run_dir, max_tokens=config.max_tokens, engine=config.engine) as policy:
+        with PolicyServer(
+            serve_dir,
+            run_dir,
+            max_tokens=config.max_tokens,
+            engine=config.engine,
+            temperature=config.grpo.temperature,
+        ) as policy:
             policy.policy_version = first
             if config.eval_samples and first == 0:
                 on_eval(evaluate_policy(policy, tasks, harnesses, run_dir, config, on_rollout))
@@ -289,6 +313,21 @@ def run_grpo(
         if writer is not None:
             writer.close()
     return records
+
+
+def _eval_name(version: int) -> str:
+    return "base" if version == BASE_VERSION else f"v{version:04d}"
+
+
+def _has_base_eval(run_dir: Path) -> bool:
+    path = run_dir / "eval.jsonl"
+    if not path.is_file():
+        return False
+    return any(
+        EvalRecord.model_validate_json(line).policy_version == BASE_VERSION
+        for line in path.read_text().splitlines()
+        if line.strip()
+    )
 
 
 def _rollouts(
@@ -311,7 +350,8 @@ def _rollouts(
         timeout=config.agent_timeout,
         max_turns=config.max_turns,
         on_done=on_rollout,
-        policy_version=policy.policy_version,
+        # the base model is no version of the policy: its rollouts are a fixed policy's
+        policy_version=None if policy.policy_version == BASE_VERSION else policy.policy_version,
     )
 
 
@@ -353,7 +393,7 @@ def evaluate_policy(
     started = time.monotonic()
     assigned = [Assignment(task, image, h, b) for h, b in harnesses for task, image in tasks]
     results = _rollouts(
-        policy, assigned, config, config.eval_samples, run_dir / "eval" / f"v{version:04d}", on_rollout
+        policy, assigned, config, config.eval_samples, run_dir / "eval" / _eval_name(version), on_rollout
     )
     by = _by(results, config.infra)
     values = [v for rewards in by.values() for v in rewards]

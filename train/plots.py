@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from train.errors import ResultsFileInvalid
 from train.evaluation import Evaluation, GroupScore, TaskScore
-from train.grpo_loop import METRICS_FILE, EvalRecord, GroupStats, StepRecord
+from train.grpo_loop import BASE_VERSION, METRICS_FILE, EvalRecord, GroupStats, StepRecord
 
 EVAL_FILE = "eval.jsonl"
 CURVES_FILE = "curves.png"
@@ -214,9 +214,18 @@ def _eval_panel(ax: Axes, evals: Sequence[EvalRecord], colours: dict[str, str]) 
                 )  # fmt: skip
     ax.set_xlim(versions[0] - 0.22 * span, versions[-1] + 0.12 * span)
     if len(versions) <= 12:
-        ax.set_xticks(versions)
+        ax.set_xticks(versions, [_version_label(v) for v in versions])
     if len(series) > 1:
         _side_legend(ax)
+
+
+def _version_label(version: int) -> str:
+    """The tick of a policy version: `base` is the model before its warm start."""
+    return "base" if version == BASE_VERSION else str(version)
+
+
+def _version_name(version: int) -> str:
+    return "base" if version == BASE_VERSION else f"v{version}"
 
 
 def _side_legend(ax: Axes) -> None:
@@ -248,7 +257,10 @@ def _per_task_panel(ax: Axes, evals: Sequence[EvalRecord], tasks: Sequence[str])
     first, last = evals[0], evals[-1]
     height = 0.4
     for i, (record, colour, label) in enumerate(
-        [(first, "C7", f"v{first.policy_version} (first)"), (last, "C0", f"v{last.policy_version} (last)")]
+        [
+            (first, "C7", f"{_version_name(first.policy_version)} (first)"),
+            (last, "C0", f"{_version_name(last.policy_version)} (last)"),
+        ]
     ):
         ys, widths, lows, highs = [], [], [], []
         for row, task in enumerate(tasks):

@@ -127,7 +127,8 @@ def test_an_interrupted_grpo_step_stops_at_once_and_resumes(
     """Cut mid-step: the step's finished rollout is kept and the resumed run redoes only the other."""
     run = tmp_path / "run"
     argv = [
-        "rl", "--task", "organize-downloads", "--steps", "1", "--group-size", "2", "--concurrency", "1",
+        "rl", "--model", "tiny", "--task", "organize-downloads", "--steps", "1", "--group-size", "2",
+        "--concurrency", "1", "--eval-samples", "0",
         "--max-tokens", "16", "--max-turns", "1", "--sft-epochs", "1", "--run-dir", str(run),
     ]  # fmt: skip
     step = run / "steps" / "0000" / "results.jsonl"

@@ -15,7 +15,7 @@ from PIL import Image
 
 from train.errors import ResultsFileInvalid
 from train.evaluation import Evaluation, evaluate
-from train.grpo_loop import EvalRecord, GroupStats, StepRecord
+from train.grpo_loop import BASE_VERSION, EvalRecord, GroupStats, StepRecord
 from train.plots import (
     evaluations_figure,
     plot_evaluations,
@@ -314,3 +314,12 @@ def test_one_trial_per_task_draws_pass_at_1_only() -> None:
     once = evaluate([[_result(t, "codex", 0, 1.0) for t in TASKS]])
     figure = evaluations_figure([("once", once)])
     assert [ax.get_title() for ax in figure.axes] == ["pass@1"]
+
+
+def test_an_evaluation_of_the_model_before_its_warm_start_is_labelled_base() -> None:
+    base = BEFORE.model_copy(update={"policy_version": BASE_VERSION})
+    axes = _panels(run_figure(STEPS, [base, BEFORE, AFTER]))
+    assert [t.get_text() for t in axes["eval"].get_xticklabels()] == ["base", "0", "6"]
+    legend = axes["per_task"].get_legend()
+    assert legend is not None
+    assert [text.get_text() for text in legend.get_texts()] == ["base (first)", "v6 (last)"]

@@ -34,6 +34,9 @@ def _forge_train(*argv: str) -> subprocess.CompletedProcess[str]:
         (["rl", "--task", "no-such-task"], "no task 'no-such-task' in catalog/claw"),
         (["rl", "--catalog", "nowhere"], "catalog nowhere does not exist"),
         (["rl", "--model", "nowhere"], "--model nowhere: not a model directory"),
+        (["rl", "--model", "nowhere", "--sft-epochs", "2"], "--sft-epochs warm-starts an embedded model"),
+        (["rl", "--temperature", "0"], "temperature: Input should be greater than 0"),
+        (["rl", "--train-layers", "0"], "train_layers: Input should be greater than or equal to 1"),
         (["rl", "--harness", "forge-react,nope"], "unknown harness 'nope'"),
         (["rl", "--harness", "forge-react,forge-react"], "a harness is named twice"),
         (["rl", "--engine", "sglang"], "engine: Input should be 'local' or 'vllm'"),
@@ -114,9 +117,10 @@ def test_rl_on_the_embedded_default_then_a_resume_with_other_settings_is_refused
     """The main command's whole path, shrunk: tiny model, oracle warm start, GRPO steps, summary."""
     run = tmp_path / "run"
     argv = [
-        "rl", "--catalog", "catalog/claw", "--task", "organize-downloads", "--task", "rotate-backups",
-        "--steps", "1", "--group-size", "2", "--max-tokens", "16", "--max-turns", "1", "--sft-epochs", "1",
-        "--run-dir", str(run),
+        "rl", "--model", "tiny", "--catalog", "catalog/claw", "--task", "organize-downloads",
+        "--task", "rotate-backups", "--steps", "1", "--group-size", "2", "--max-tokens", "16",
+        "--max-turns", "1",
+        "--sft-epochs", "1", "--eval-samples", "1", "--concurrency", "2", "--run-dir", str(run),
     ]  # fmt: skip
     out = _forge_train(*argv)
     said = " ".join((out.stdout + out.stderr).split())
@@ -128,6 +132,12 @@ def test_rl_on_the_embedded_default_then_a_resume_with_other_settings_is_refused
     assert step["rollouts"] == 4 and step["infra_errors"] == 0
     assert "pass rate 0.000 (step 0) -> 0.000 (step 0)" in said
     assert "no step updated the policy" in said  # a 1-epoch warm start solves nothing: no signal
+    # held evaluations of the model before its warm start, of the policy GRPO starts from, and after
+    evals = [json.loads(line) for line in (run / "eval.jsonl").read_text().splitlines()]
+    assert [e["policy_version"] for e in evals] == [-1, 0, 1]
+    assert all(e["rollouts"] == 2 for e in evals)
+    assert (run / "eval" / "base" / "results.jsonl").is_file()
+    assert "held evaluation: pass rate 0.000 ± 0.000 (base) -> 0.000 ± 0.000 (v1)" in said
     refused = _forge_train(*argv[:-2], "--lr", "1e-3", "--run-dir", str(run))
     assert refused.returncode == 2
     assert "config.local.lr: 0.0003 -> 0.001" in " ".join(refused.stderr.split()), refused.stderr

