@@ -41,11 +41,12 @@ CHECKPOINTS = "checkpoints"
 STATE_FILE = "state.json"
 RUN_FILE = "run.json"
 RESUMABLE_CHANGES = frozenset({"steps", "concurrency"})
+"""Settings a resumed run may change: neither changes what a step computes."""
 BASE_VERSION = -1
 """The policy version of a held evaluation of the model before its warm start (version 0 is the policy
 GRPO starts from)."""
 BASE_EVAL_DIR = "eval-base"
-"""Settings a resumed run may change: neither changes what a step computes."""
+"""Where the base model is served for that evaluation (its calls and vLLM's copy of it)."""
 
 
 class GRPORunConfig(BaseModel):
