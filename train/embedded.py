@@ -78,10 +78,10 @@ class EmbeddedConfig(BaseModel):
     layers: int = Field(default=2, ge=1)
     vocab_size: int = Field(default=4096, ge=512)
     """The tiny model's size (SmolLM2 is what it is)."""
-    sft_epochs: int = Field(default=28, ge=0)
+    sft_epochs: int = Field(default=RECIPES["tiny"].sft_epochs, ge=0)
     """0 skips the warm start (GRPO from the model as it is)."""
-    sft_lr: float = Field(default=3e-3, gt=0)
-    sft_batch_size: int = Field(default=4, ge=1)
+    sft_lr: float = Field(default=RECIPES["tiny"].sft_lr, gt=0)
+    sft_batch_size: int = Field(default=RECIPES["tiny"].sft_batch_size, ge=1)
     train_layers: int | None = Field(default=None, ge=1)
     bf16: bool = False
     teacher_samples: int = Field(default=1, ge=1)

@@ -282,24 +282,12 @@ def run_grpo(
         first, serve_dir = step + 1, checkpoint / "model"
     records: list[StepRecord] = []
     if base_model is not None and config.eval_samples and first == 0 and not _has_base_eval(run_dir):
-        with PolicyServer(
-            base_model,
-            run_dir / BASE_EVAL_DIR,
-            max_tokens=config.max_tokens,
-            engine=config.engine,
-            temperature=config.grpo.temperature,
-        ) as base:
+        with _policy_server(base_model, run_dir / BASE_EVAL_DIR, config) as base:
             base.policy_version = BASE_VERSION
             on_eval(evaluate_policy(base, tasks, harnesses, run_dir, config, on_rollout))
     writer = _tensorboard(run_dir)
     try:
-        with PolicyServer(
-            serve_dir,
-            run_dir,
-            max_tokens=config.max_tokens,
-            engine=config.engine,
-            temperature=config.grpo.temperature,
-        ) as policy:
+        with _policy_server(serve_dir, run_dir, config) as policy:
             policy.policy_version = first
             if config.eval_samples and first == 0:
                 on_eval(evaluate_policy(policy, tasks, harnesses, run_dir, config, on_rollout))
@@ -316,7 +304,24 @@ def run_grpo(
     return records
 
 
+def _policy_server(model_dir: Path, serve_dir: Path, config: GRPORunConfig) -> PolicyServer:
+    """The run's policy server for `model_dir`, sampling as the run samples (its cap, engine, temperature)."""
+    return PolicyServer(
+        model_dir,
+        serve_dir,
+        max_tokens=config.max_tokens,
+        engine=config.engine,
+        temperature=config.grpo.temperature,
+    )
+
+
+def version_name(version: int) -> str:
+    """`v3`, or `base` for the model before its warm start."""
+    return "base" if version == BASE_VERSION else f"v{version}"
+
+
 def _eval_name(version: int) -> str:
+    """The folder of an evaluation's rollouts: `base`, or `v0003` (sorted as numbers)."""
     return "base" if version == BASE_VERSION else f"v{version:04d}"
 
 

@@ -75,8 +75,8 @@ class LocalTrainer:
 
     def _optimizer(self) -> torch.optim.Optimizer:
         freeze_below_top(self.model, self.config.train_layers)
-        trained = [p for p in self.model.parameters() if p.requires_grad]
-        return torch.optim.AdamW(trained, lr=self.config.lr, weight_decay=self.config.weight_decay)
+        self.trained = [p for p in self.model.parameters() if p.requires_grad]
+        return torch.optim.AdamW(self.trained, lr=self.config.lr, weight_decay=self.config.weight_decay)
 
     def _autocast(self) -> contextlib.AbstractContextManager[object]:
         if self.config.bf16:
@@ -189,8 +189,7 @@ class LocalTrainer:
         )
 
     def _apply(self) -> float:
-        trained = [p for p in self.model.parameters() if p.requires_grad]
-        norm = torch.nn.utils.clip_grad_norm_(trained, self.config.max_grad_norm)
+        norm = torch.nn.utils.clip_grad_norm_(self.trained, self.config.max_grad_norm)
         self.optimizer.step()
         self.updates += 1
         return float(norm)

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from train.errors import ResultsFileInvalid
 from train.evaluation import Evaluation, GroupScore, TaskScore
-from train.grpo_loop import BASE_VERSION, METRICS_FILE, EvalRecord, GroupStats, StepRecord
+from train.grpo_loop import BASE_VERSION, METRICS_FILE, EvalRecord, GroupStats, StepRecord, version_name
 
 EVAL_FILE = "eval.jsonl"
 CURVES_FILE = "curves.png"
@@ -224,10 +224,6 @@ def _version_label(version: int) -> str:
     return "base" if version == BASE_VERSION else str(version)
 
 
-def _version_name(version: int) -> str:
-    return "base" if version == BASE_VERSION else f"v{version}"
-
-
 def _side_legend(ax: Axes) -> None:
     """Outside the axes, on the right: the curves fill the panel, so no corner is free."""
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
@@ -258,8 +254,8 @@ def _per_task_panel(ax: Axes, evals: Sequence[EvalRecord], tasks: Sequence[str])
     height = 0.4
     for i, (record, colour, label) in enumerate(
         [
-            (first, "C7", f"{_version_name(first.policy_version)} (first)"),
-            (last, "C0", f"{_version_name(last.policy_version)} (last)"),
+            (first, "C7", f"{version_name(first.policy_version)} (first)"),
+            (last, "C0", f"{version_name(last.policy_version)} (last)"),
         ]
     ):
         ys, widths, lows, highs = [], [], [], []

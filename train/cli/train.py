@@ -514,11 +514,10 @@ def _engine_errors() -> Iterator[None]:
         raise fail(str(exc), 1) from exc
 
 
-def _version(version: int) -> str:
-    """`v3`, or `base` for the model before its warm start."""
-    from train.grpo_loop import BASE_VERSION
+def version_name(version: int) -> str:
+    from train.grpo_loop import version_name as name  # train.grpo_loop loads torch: not at CLI start-up
 
-    return "base" if version == BASE_VERSION else f"v{version}"
+    return name(version)
 
 
 def _standard_error(e: EvalRecord) -> float:
@@ -564,7 +563,7 @@ class _RunReport:
         self.evals.append(e)
         se = _standard_error(e)
         console.print(
-            f"evaluation of policy {_version(e.policy_version)}: pass rate {e.pass_rate:.3f} ± {se:.3f} "
+            f"evaluation of policy {version_name(e.policy_version)}: pass rate {e.pass_rate:.3f} ± {se:.3f} "
             f"(s.e.) over {e.rollouts} rollouts ({e.seconds:.0f}s)" + _by_harness(e.per_harness)
         )
 
@@ -574,7 +573,7 @@ class _RunReport:
         if len(evals) >= 2:
             before, after = evals[0], evals[-1]
             se_before, se_after = _standard_error(before), _standard_error(after)
-            tasks = Table("task", *(f"pass rate {_version(e.policy_version)}" for e in evals))
+            tasks = Table("task", *(f"pass rate {version_name(e.policy_version)}" for e in evals))
             for name in sorted({t for e in evals for t in e.per_task}):
                 rates = [e.per_task.get(name) for e in evals]
                 tasks.add_row(name, *("-" if r is None else f"{r:.2f}" for r in rates))
@@ -583,8 +582,8 @@ class _RunReport:
             se_change = (se_before**2 + se_after**2) ** 0.5
             console.print(
                 f"held evaluation: pass rate {before.pass_rate:.3f} ± {se_before:.3f} "
-                f"({_version(before.policy_version)}) -> {after.pass_rate:.3f} ± {se_after:.3f} "
-                f"({_version(after.policy_version)}); change {change:+.3f} ± {se_change:.3f} "
+                f"({version_name(before.policy_version)}) -> {after.pass_rate:.3f} ± {se_after:.3f} "
+                f"({version_name(after.policy_version)}); change {change:+.3f} ± {se_change:.3f} "
                 "(standard errors)"
             )
         if records:
