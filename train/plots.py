@@ -13,17 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
-from pydantic import BaseModel, ValidationError
 
-from train.errors import ResultsFileInvalid
 from train.evaluation import Evaluation, GroupScore, TaskScore
 from train.grpo_loop import BASE_VERSION, METRICS_FILE, EvalRecord, GroupStats, StepRecord, version_name
+from train.jsonl import read_jsonl
 
 EVAL_FILE = "eval.jsonl"
 CURVES_FILE = "curves.png"
@@ -33,7 +31,6 @@ Z95 = 1.959963984540054
 LABEL_CHARS = 48
 """Longer task labels are cut (with an ellipsis) so the bars keep their room."""
 
-_Record = TypeVar("_Record", bound=BaseModel)
 
 
 def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float]:
@@ -46,24 +43,6 @@ def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * scored)) / denom
     half = z * math.sqrt(p * (1 - p) / scored + z * z / (4 * scored * scored)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def read_jsonl(path: Path, model: type[_Record]) -> list[_Record]:
-    """Every line of a jsonl file as `model`; a bad line raises ResultsFileInvalid naming file:line. A
-    torn last line (no newline: a crash mid-append, or a run still writing) is skipped."""
-    text = path.read_text()
-    lines = text.splitlines()
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(model.model_validate_json(line))
-        except ValidationError as exc:
-            if number == len(lines) and not text.endswith("\n"):
-                continue
-            raise ResultsFileInvalid(f"{path}:{number}: not a {model.__name__}: {exc}") from exc
-    return records
 
 
 def read_run(run_dir: Path) -> tuple[list[StepRecord], list[EvalRecord]]:

@@ -16,11 +16,11 @@ from PIL import Image
 from train.errors import ResultsFileInvalid
 from train.evaluation import Evaluation, evaluate
 from train.grpo_loop import BASE_VERSION, EvalRecord, GroupStats, StepRecord
+from train.jsonl import read_jsonl
 from train.plots import (
     evaluations_figure,
     plot_evaluations,
     plot_run,
-    read_jsonl,
     run_figure,
     wilson,
 )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from pydantic import ValidationError
@@ -22,11 +22,16 @@ from envs.task import Task, load_catalog
 from harnesses.bundle import Bundle, build_bundle
 from harnesses.errors import InstallError, UnknownHarness
 from harnesses.harness import Harness
+from harnesses.registry import DEFAULT_HARNESS as DEFAULT_HARNESS  # re-exported: synth's default
 from harnesses.registry import get_harness
 from proxy.engine_options import engine_options
 from proxy.engines.base import ENGINES, Engine
 from proxy.errors import ProxyError
 from proxy.launch import build_engine
+
+if TYPE_CHECKING:
+    from proxy.policy_server import PolicyServer
+    from proxy.session import RunningProxy
 
 DEFAULT_CATALOG = Path("catalog/claw")
 RUNS = Path("runs")
@@ -141,6 +146,47 @@ def policy_dir_or_fail(spec: str) -> Path:
     return path
 
 
+@contextmanager
+def _policy_proxy(policy: PolicyServer) -> Iterator[RunningProxy]:
+    with policy as running:
+        yield running.proxy
+
+
+@contextmanager
+def _engine_errors(serving: AbstractContextManager[RunningProxy]) -> Iterator[RunningProxy]:
+    """An engine that cannot be set up or started (vLLM: with its log's tail) is a clear error."""
+    try:
+        with serving as proxy:
+            yield proxy
+    except ProxyError as exc:
+        raise fail(str(exc), 1) from exc
+
+
+def model_serving(
+    model: str,
+    engine: str | None,
+    catalogs: Sequence[Path],
+    run_dir: Path,
+    *,
+    max_tokens: int = 512,
+    **options: object,
+) -> tuple[str, AbstractContextManager[RunningProxy]]:
+    """What `--model` names, served behind our proxy: an engine (oracle, nop, an OpenAI-compatible URL,
+    ...), or a policy to serve here (a model directory or smollm2, at temperature 1 as training samples
+    it). Returns the engine's name and the proxy's context (not started yet)."""
+    from proxy.policy_server import PolicyServer  # loads torch: not at CLI start-up
+    from proxy.session import ProxySession
+
+    if is_policy_model(model):
+        if engine not in (None, "local", "vllm"):
+            raise fail(f"--engine {engine}: a policy is served by local or vllm", USAGE)
+        name = engine or "local"
+        policy = PolicyServer(policy_dir_or_fail(model), run_dir, max_tokens=max_tokens, engine=name)
+        return name, _engine_errors(_policy_proxy(policy))
+    name, proxy_engine = engine_or_fail(model, engine, catalogs, **options)
+    return name, _engine_errors(ProxySession(proxy_engine, run_dir))
+
+
 def harnesses_or_fail(spec: str) -> list[Harness]:
     """`a,b,c`: each harness once, in the order given; an unknown or repeated name is a usage error."""
     names = [name.strip() for name in spec.split(",")]
@@ -177,10 +223,15 @@ def prepared_many(
                         raise fail(f"task {task.name}: {built.error}", 1)
                     images.append((task, built.tag))
                     progress.advance(bar)
-            bundles = []
-            for harness in harnesses:
-                with console.status(f"harness bundle {harness.name} {harness.version}"):
-                    bundles.append((harness, build_bundle(harness)))
-        except (EnvsError, InstallError) as exc:
+        except EnvsError as exc:
             raise fail(str(exc), 1) from exc
-        yield images, bundles
+        yield images, [(harness, bundle_or_fail(harness)) for harness in harnesses]
+
+
+def bundle_or_fail(harness: Harness) -> Bundle:
+    """The harness's bundle, installed once and cached (an install that fails is a clear error)."""
+    try:
+        with console.status(f"harness bundle {harness.name} {harness.version}"):
+            return build_bundle(harness)
+    except (EnvsError, InstallError) as exc:
+        raise fail(str(exc), 1) from exc

@@ -30,7 +30,7 @@ from train.cli.common import (
     default_run_dir,
     engine_or_fail,
     harnesses_or_fail,
-    is_policy_model,
+    model_serving,
     policy_dir_or_fail,
     prepared,
     prepared_many,
@@ -44,7 +44,6 @@ from train.grpo_config import CLIP_HIGH, CLIP_LOW
 from train.rollout_set import load_results
 
 if TYPE_CHECKING:
-    from proxy.session import RunningProxy
     from train.grpo_loop import EvalRecord, GroupStats, StepRecord
 
 app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
@@ -112,29 +111,21 @@ def rollout(
     verifier_network: VerifierNetworkOpt = False,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
-    from proxy.policy_server import PolicyServer, RunningPolicy
-    from proxy.session import ProxySession
     from train.rollout_set import run_rollout_set
 
     tasks = tasks_or_fail(catalog, task)
-    serving: contextlib.AbstractContextManager[RunningProxy | RunningPolicy]
     run_dir = run_dir or default_run_dir("rollout")
-    if is_policy_model(model):  # served here at temperature 1, as training samples it
-        if engine not in (None, "local", "vllm"):
-            raise fail(f"--engine {engine}: a policy is served by local or vllm", USAGE)
-        engine_name = engine or "local"
-        serving = PolicyServer(policy_dir_or_fail(model), run_dir, max_tokens=max_tokens, engine=engine_name)
-    else:
-        engine_name, proxy_engine = engine_or_fail(
-            model,
-            engine,
-            [catalog],
-            upstream=upstream,
-            upstream_model=upstream_model,
-            tokenizer=tokenizer,
-            api_key_env=api_key_env,
-        )
-        serving = ProxySession(proxy_engine, run_dir)
+    engine_name, serving = model_serving(
+        model,
+        engine,
+        [catalog],
+        run_dir,
+        max_tokens=max_tokens,
+        upstream=upstream,
+        upstream_model=upstream_model,
+        tokenizer=tokenizer,
+        api_key_env=api_key_env,
+    )
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "run.json").write_text(
         json.dumps(
@@ -147,7 +138,6 @@ def rollout(
     started = time.monotonic()
     with (
         prepared(tasks, harness) as (images, chosen, bundle),
-        _engine_errors(),
         serving as served,
         progress_bar() as progress,
     ):
@@ -156,7 +146,7 @@ def rollout(
             images,
             chosen,
             bundle,
-            served.proxy if isinstance(served, RunningPolicy) else served,
+            served,
             samples=samples,
             run_dir=run_dir,
             model=model_name,
