@@ -161,10 +161,10 @@ def _docker() -> Iterator[docker.DockerClient]:
     with interruptible():
         try:
             yield docker_client()
-        except (EnvsError, SynthError) as exc:
-            raise fail(str(exc), 1) from exc
         except ModelUnavailable as exc:
             raise fail(f"{exc} (rerun the same command to go on: nothing done is lost)", 1) from exc
+        except (EnvsError, SynthError) as exc:
+            raise fail(str(exc), 1) from exc
 
 
 def _print_status(run: RunDir) -> None:

@@ -7,12 +7,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from synth.errors import RunDirError
 from synth.prune import PruneConfig, PruneDecision, blocklist_from_catalogs, prune
 from synth.records import LedgerEntry
 from synth.run_dir import RunDir
+from synth.similarity import EmbeddingCache
 from synth.spec import Proposal
 
 PRUNE_FILE = "prune-report.jsonl"
+EMBEDDINGS_FILE = "embeddings.npz"
 DEFAULT_BLOCKLIST = (Path(__file__).resolve().parents[2] / "catalog" / "claw",)
 """The catalogs we evaluate on: a training task must never duplicate one of theirs."""
 
@@ -49,13 +52,19 @@ def prune_stage(
     todo = [p for p in proposals if p.id not in judged]
     if not todo:
         return []
+    missing = [str(b) for b in blocklist if not Path(b).is_dir() and tuple(blocklist) != DEFAULT_BLOCKLIST]
+    if missing:
+        raise RunDirError(f"--blocklist {missing[0]}: not a catalog directory")
     started = time.monotonic()
+    cache = EmbeddingCache(run.path / EMBEDDINGS_FILE)
     made = prune(
         todo,
         kept_before=alive(run, proposals),
         blocklist=blocklist_from_catalogs([Path(b) for b in blocklist if Path(b).is_dir()]),
         config=config or PruneConfig(),
+        cache=cache,
     )
+    cache.save()
     run.append(PRUNE_FILE, made)
     share = (time.monotonic() - started) / len(todo)
     run.append("ledger.jsonl", [LedgerEntry(stage="prune", id=p.id, seconds=share) for p in todo])
