@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import docker
 
     from synth.proposer import FileWriter, Proposer
+    from synth.prune import PruneConfig
     from synth.trial import Band, PolicyTrial
 
 app = typer.Typer(
@@ -74,6 +75,11 @@ KOpt = Annotated[int, typer.Option("-k", min=1, help="Rollouts per task.")]
 BandOpt = Annotated[
     str, typer.Option("--band", help="Pass rates kept: LO,HI (strict) or [LO,HI] (inclusive).")
 ]
+MinhashOpt = Annotated[float, typer.Option(help="Near-duplicate: estimated Jaccard at least.")]
+SemanticOpt = Annotated[
+    float | None, typer.Option(help="Semantic duplicate: cosine at least (default: PruneConfig's).")
+]
+NoSemanticOpt = Annotated[bool, typer.Option("--no-semantic", help="Skip the embedding check.")]
 RoundsOpt = Annotated[
     int, typer.Option("--max-rounds", min=0, help="Refined versions per proposal, at most.")
 ]
@@ -248,29 +254,35 @@ def propose(
     )
 
 
+def _prune_config(
+    minhash_threshold: float, semantic_threshold: float | None, no_semantic: bool
+) -> PruneConfig:
+    from synth.prune import PruneConfig
+
+    updates: dict[str, object] = {"minhash_threshold": minhash_threshold, "semantic": not no_semantic}
+    if semantic_threshold is not None:
+        updates["semantic_threshold"] = semantic_threshold
+    try:
+        return PruneConfig.model_validate(PruneConfig().model_dump() | updates)
+    except ValueError as exc:
+        raise fail(f"prune thresholds: {exc}", USAGE) from exc
+
+
 @app.command()
 def prune(
     run_dir: RunArg,
-    minhash_threshold: Annotated[
-        float, typer.Option(help="Near-duplicate: estimated Jaccard at least.")
-    ] = 0.8,
-    semantic_threshold: Annotated[
-        float | None, typer.Option(help="Semantic duplicate: cosine at least.")
-    ] = None,
-    no_semantic: Annotated[bool, typer.Option("--no-semantic", help="Skip the embedding check.")] = False,
+    minhash_threshold: MinhashOpt = 0.8,
+    semantic_threshold: SemanticOpt = None,
+    no_semantic: NoSemanticOpt = False,
     blocklist: Annotated[
         list[Path], typer.Option(help="Catalogs no task may duplicate (default: catalog/claw); repeatable.")
     ] = [],  # noqa: B006
 ) -> None:
     """Drop duplicates (exact, MinHash, embeddings), tasks of the evaluation catalogs, weak proposals."""
-    from synth.prune import PruneConfig
     from synth.stages.prune import DEFAULT_BLOCKLIST, prune_stage
 
     run = _open(run_dir)
-    updates: dict[str, object] = {"minhash_threshold": minhash_threshold, "semantic": not no_semantic}
-    if semantic_threshold is not None:
-        updates["semantic_threshold"] = semantic_threshold
-    config = PruneConfig().model_copy(update=updates)
+    config = _prune_config(minhash_threshold, semantic_threshold, no_semantic)
     with console.status("pruning"):
         made = prune_stage(run, config, blocklist or DEFAULT_BLOCKLIST)
     kept = sum(d.kept for d in made)
@@ -397,6 +409,9 @@ def run(
     harness: HarnessOpt = DEFAULT_HARNESS,
     k: KOpt = 4,
     band: BandOpt = "0,1",
+    minhash_threshold: MinhashOpt = 0.8,
+    semantic_threshold: SemanticOpt = None,
+    no_semantic: NoSemanticOpt = False,
 ) -> None:
     """All five stages until `n` tasks are accepted (or `--max-proposals` are spent); resumable."""
     from synth.pipeline import PipelineHooks, PipelineOptions, run_pipeline
@@ -405,7 +420,7 @@ def run(
     proposer = _proposer(settings, api_key_env)
     options = PipelineOptions(
         n=n, max_proposals=max_proposals, max_rounds=max_rounds, jobs=jobs, personas=_personas(personas),
-        band=_band(band),
+        band=_band(band), prune=_prune_config(minhash_threshold, semantic_threshold, no_semantic),
     )  # fmt: skip
     try:
         run_dir = RunDir.create(out, settings)
