@@ -45,6 +45,7 @@ app = typer.Typer(
 )
 
 DEFAULT_POOLS = {"claw": SHIPPED_POOLS / "claw"}
+PLANNED_DOMAINS = ("browser", "computer")
 RunArg = Annotated[Path, typer.Argument(help="The run directory (made by propose or run).")]
 DomainOpt = Annotated[str, typer.Option("--domain", "-d", help="The domain (claw).")]
 PoolOpt = Annotated[
@@ -110,7 +111,8 @@ def _settings(
     from synth.families import domains
 
     if domain not in domains():
-        raise fail(f"no generator for domain {domain!r}; domains: {', '.join(domains())}", USAGE)
+        planned = " (planned: its families come with that domain)" if domain in PLANNED_DOMAINS else ""
+        raise fail(f"no generator for domain {domain!r}{planned}; domains: {', '.join(domains())}", USAGE)
     if offline == (model is not None):
         raise fail("give either --offline or --model URL (with --model-name)", USAGE)
     if model is not None and not model_name:

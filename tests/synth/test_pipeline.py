@@ -245,3 +245,20 @@ def test_the_pipeline_accepts_sound_tasks_and_sends_broken_ones_back(
     assert [t.name for t in tasks] == names == status.accepted
     assert not (tmp_path / "catalog" / names[0] / "verified.json").exists()
     assert "sum-numbers" in (tmp_path / "catalog" / "README.md").read_text()
+
+
+def test_a_local_hugging_face_dataset_is_a_pool(tmp_path: Path) -> None:
+    import datasets
+
+    rows = [{"user": f"u{i}", "plan": ["free", "pro"][i % 2], "seats": i} for i in range(5)]
+    datasets.Dataset.from_list(rows).to_parquet(str(tmp_path / "accounts.parquet"))
+    pools = load_pools([f"hf:{tmp_path / 'accounts.parquet'}"])
+    [item] = pools.items("jsonl")
+    assert item.pool == f"hf:{tmp_path / 'accounts.parquet'}" and item.path == "accounts.jsonl"
+    assert item.records() == rows
+    assert [json.loads(line) for line in item.read_text().splitlines()] == rows
+    with pytest.raises(PoolError, match="no such file or directory"):
+        load_pools([f"hf:{tmp_path / 'missing.parquet'}"])
+    (tmp_path / "bad.parquet").write_text("not parquet")
+    with pytest.raises(PoolError, match="cannot load it with datasets"):
+        load_pools([f"hf:{tmp_path / 'bad.parquet'}"])
