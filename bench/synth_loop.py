@@ -1,7 +1,7 @@
 """The paper's loop on CPU: synthesize claw tasks offline, train the embedded policy on them (SFT on the
 oracle's trajectories, then GRPO), and evaluate on the held-out catalog/claw before and after.
 
-    .venv/bin/python bench/synth_loop.py                  # n=40 tasks, smollm2, 2 GRPO steps (hours on 2 cores)
+    .venv/bin/python bench/synth_loop.py                  # n=40, smollm2, 2 GRPO steps (hours on 2 cores)
     .venv/bin/python bench/synth_loop.py --n 12 --model tiny --steps 1 --eval-samples 1   # a smoke run
     .venv/bin/python bench/synth_loop.py --report-only     # report what ROOT already holds
 
@@ -79,7 +79,9 @@ def report(root: Path) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=40, help="Synthesized tasks to accept.")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--model", default="smollm2", help="smollm2 or tiny.")

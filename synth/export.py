@@ -29,16 +29,18 @@ def export_catalog(run: RunDir, dest: Path, replace: bool = False) -> list[str]:
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(run.task_dir(name), target, ignore=shutil.ignore_patterns(VERIFIED_FILE))
         p = proposals[name]
-        rows.append(
-            f"| `{name}` | {p.provenance.family or p.provenance.proposer} | {p.difficulty} | {p.title} |"
-        )
+        source = p.provenance.family or p.provenance.proposer
+        rows.append(f"| [`{name}`]({name}/instruction.md) | {source} | {p.difficulty} | {p.title} |")
     settings = run.settings
     (dest / "README.md").write_text(
         f"# {dest.name}\n\n"
         f"{len(rows)} tasks synthesized by `forge-synth` (domain {settings.domain}, proposer "
         f"{settings.proposer}, seed {settings.seed}), each accepted by the verification gate "
         "(reference solution 1 every run, doing nothing 0, every forgery 0, no hidden file in the image) "
-        "and checked against the evaluation catalogs for duplicates.\n\n"
+        "and checked against the evaluation catalogs for duplicates. Made again with: "
+        f"`forge-synth run --domain {settings.domain} "
+        f"{'--offline' if settings.proposer == 'offline' else '--model URL --model-name M'} "
+        f"--seed {settings.seed} --n N --out RUN_DIR` and `forge-synth export RUN_DIR --catalog DIR`.\n\n"
         "| task | family | difficulty | what the agent must do |\n|---|---|---|---|\n"
         + "\n".join(rows)
         + "\n"

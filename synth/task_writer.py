@@ -17,9 +17,18 @@ VERIFIER_TIMEOUT_SEC = 120
 MEMORY_MB = 1024
 
 
+def _without_none(value: Any) -> Any:
+    """TOML has no null: None values inside a family's parameters are left out."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(v) for v in value if v is not None]
+    return value
+
+
 def task_config(proposal: Proposal) -> dict[str, Any]:
     """task.toml as a dict: the provenance goes in `[metadata.provenance]`, None fields left out."""
-    provenance = proposal.provenance.model_dump(mode="json", exclude_none=True)
+    provenance = _without_none(proposal.provenance.model_dump(mode="json", exclude_none=True))
     environment: dict[str, Any] = {"cpus": 1, "memory_mb": MEMORY_MB, "workdir": proposal.workdir}
     if proposal.healthcheck:
         environment["healthcheck"] = {"command": proposal.healthcheck, "timeout_sec": 60}

@@ -22,6 +22,10 @@ INFRA_CLASSES = frozenset(
      "ConnectionError", "ImageNotFound"}
 )  # fmt: skip
 """Run errors that are the machinery's, not the task's."""
+OURS_UNLESS_REPEATED = frozenset({"SandboxBroken"})
+"""On the oracle's or the do-nothing run, the sandbox could not be frozen for the tests (seen under load:
+`OCI runtime pause failed: unable to freeze`): ours the first time; a task whose own solution breaks the
+sandbox fails again and, after MAX_INFRA_RETRIES, counts as broken."""
 MAX_INFRA_RETRIES = 2
 """After this many infrastructure failures a task counts as broken: it keeps failing the same way."""
 DETAIL_CHARS = 4000
@@ -44,9 +48,12 @@ def _run_lines(run: RunRecord) -> str:
 def classify_gate(record: VerificationRecord) -> tuple[str, bool, str]:
     """(side, infra, detail) of a gate verdict that is not `verified`."""
     runs = [*record.oracle, *([record.nop] if record.nop else []), *record.forgeries]
-    infra = any(r.error_class in INFRA_CLASSES or r.traceback for r in runs) or any(
-        "the gate failed unexpectedly" in reason for reason in record.reasons
-    )
+    infra = any(
+        r.error_class in INFRA_CLASSES
+        or r.traceback
+        or (r.kind != "forgery" and r.error_class in OURS_UNLESS_REPEATED)
+        for r in runs
+    ) or any("the gate failed unexpectedly" in reason for reason in record.reasons)
     low, high = record.reward_range
     bad = [
         r

@@ -262,3 +262,32 @@ def test_a_local_hugging_face_dataset_is_a_pool(tmp_path: Path) -> None:
     (tmp_path / "bad.parquet").write_text("not parquet")
     with pytest.raises(PoolError, match="cannot load it with datasets"):
         load_pools([f"hf:{tmp_path / 'bad.parquet'}"])
+
+
+def test_none_in_a_familys_parameters_does_not_break_task_toml(tmp_path: Path, pool: Path) -> None:
+    proposal = make_proposal(SumNumbers(), load_pools([pool]), seed=1, index=0, difficulty=1)
+    assert proposal.files is not None
+    params = {**proposal.provenance.params, "limit": None, "rules": [None, {"x": None, "y": 1}]}
+    proposal = proposal.model_copy(
+        update={"provenance": proposal.provenance.model_copy(update={"params": params})}
+    )
+    task = load_catalog(write_task(proposal, proposal.files, tmp_path / "t" / proposal.id).parent)[0]
+    assert task.config.metadata.model_dump()["provenance"]["params"]["rules"] == [{"y": 1}]
+
+
+def test_the_gate_verdict_is_classified_task_or_infrastructure() -> None:
+    from envs.gate import RunRecord, VerificationRecord
+    from synth.stages.test import classify_gate
+
+    def record(*runs: RunRecord) -> VerificationRecord:
+        return VerificationRecord(task="t", verified=False, runs=2, oracle=list(runs), reasons=["x"])
+
+    wrong = RunRecord(kind="oracle", reward=0.0, verifier_stdout="got 3 want 4")
+    side, infra, detail = classify_gate(record(wrong))
+    assert (side, infra) == ("task", False) and "got 3 want 4" in detail
+    frozen = RunRecord(kind="oracle", reward=0.0, error_class="SandboxBroken", error="cannot freeze")
+    assert classify_gate(record(frozen))[:2] == ("none", True)
+    no_start = RunRecord(kind="oracle", error_class="SandboxStartError", error="engine")
+    assert classify_gate(record(no_start))[:2] == ("none", True)
+    crashed = RunRecord(kind="oracle", error_class="RewardFileMissing", error="no reward")
+    assert classify_gate(record(crashed))[:2] == ("task", False)

@@ -1,0 +1,205 @@
+#!/bin/bash
+# Build time: create the repository with a fixed history (fixed authors and dates, so every build
+# makes the same commits).
+set -euo pipefail
+repo=/app/repos/shelfie
+mkdir -p "$repo"
+cd "$repo"
+git init -q -b main
+git config user.name 'Molly Simmons'
+git config user.email molly.simmons@shelfie.dev
+git config advice.detachedHead false
+export GIT_COMMITTER_NAME='Molly Simmons' GIT_COMMITTER_EMAIL=molly.simmons@shelfie.dev
+
+commit() {  # commit <date> <author name> <author email>; the message comes on stdin
+  git add -A
+  GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" GIT_AUTHOR_NAME="$2" GIT_AUTHOR_EMAIL="$3" git commit -q -F -
+}
+
+mkdir -p "$(dirname README.md)"
+cat > README.md <<'__FORGE_EOF__'
+# shelfie
+
+_A self-hosted reading list._
+
+**Language:** JavaScript · **License:** BSD-3-Clause
+
+shelfie is maintained by a small team at Arnold and Sons. It started as an internal tool in 2020 and is now used by a few teams.
+
+## Features
+
+- ISBN lookup
+- Reading stats
+- Structured JSON logs
+- Shell completions
+- Offline mode
+
+## Usage
+
+```
+npm install -g shelfie
+shelfie --help
+```
+
+## Configuration
+
+Settings are read from environment variables prefixed with `SHELFIE_`:
+
+- `SHELFIE_TIMEOUT`
+- `SHELFIE_CACHE_TTL`
+- `SHELFIE_DATA_DIR`
+
+## Maintainers
+
+- Danielle Howard
+- Molly Simmons
+
+## Contributing
+
+Open an issue before large changes. Every change needs a CHANGELOG entry under `[Unreleased]`.
+__FORGE_EOF__
+mkdir -p "$(dirname VERSION)"
+cat > VERSION <<'__FORGE_EOF__'
+3.9.2
+__FORGE_EOF__
+mkdir -p "$(dirname package.json)"
+cat > package.json <<'__FORGE_EOF__'
+{
+  "name": "shelfie",
+  "version": "3.9.2",
+  "description": "A self-hosted reading list",
+  "main": "src/index.js",
+  "license": "MIT"
+}
+__FORGE_EOF__
+mkdir -p "$(dirname src/server.js)"
+cat > src/server.js <<'__FORGE_EOF__'
+// shelfie: server settings.
+
+export const PORT = 50;
+export const WORKERS = 60;
+export const TIMEOUT_S = 10;
+export const MAX_BODY_KB = 20;
+__FORGE_EOF__
+mkdir -p "$(dirname src/retry.js)"
+cat > src/retry.js <<'__FORGE_EOF__'
+// shelfie: retry settings.
+
+export const MAX_RETRIES = 4;
+export const BASE_DELAY_MS = 30;
+export const MAX_DELAY_MS = 4;
+export const JITTER_PCT = 16;
+__FORGE_EOF__
+mkdir -p "$(dirname src/sync.js)"
+cat > src/sync.js <<'__FORGE_EOF__'
+// shelfie: sync settings.
+
+export const BATCH_SIZE = 2;
+export const INTERVAL_S = 2;
+export const MAX_LAG_S = 30;
+export const CONCURRENCY = 4;
+__FORGE_EOF__
+mkdir -p "$(dirname config/defaults.ini)"
+cat > config/defaults.ini <<'__FORGE_EOF__'
+# shelfie defaults (overridden by environment variables)
+
+[core]
+timeout = 45
+retries = 5
+log_level = info
+
+[cache]
+ttl = 60
+size_mb = 128
+
+[health]
+interval = 30
+unhealthy_threshold = 2
+__FORGE_EOF__
+mkdir -p "$(dirname plugins.txt)"
+cat > plugins.txt <<'__FORGE_EOF__'
+export-parquet
+healthcheck
+metrics
+ratelimit
+search
+thumbnails
+__FORGE_EOF__
+mkdir -p "$(dirname CHANGELOG.md)"
+cat > CHANGELOG.md <<'__FORGE_EOF__'
+# Changelog
+
+All notable changes to shelfie are documented in this file.
+The format follows Keep a Changelog; versions follow Semantic Versioning.
+
+## [Unreleased]
+
+## [3.9.2] - 2024-05-26
+
+### Fixed
+- Unicode file names in reports.
+- Memory leak in the watcher.
+
+## [3.9.1] - 2024-04-26
+
+### Fixed
+- Retry delay ignored the configured maximum.
+- Unicode file names in reports.
+__FORGE_EOF__
+mkdir -p "$(dirname .gitignore)"
+cat > .gitignore <<'__FORGE_EOF__'
+*.log
+/build/
+/dist/
+__FORGE_EOF__
+commit 2024-06-18T11:34:00+00:00 'Molly Simmons' molly.simmons@shelfie.dev <<'__FORGE_MSG__'
+Initial import of shelfie 3.9.2
+__FORGE_MSG__
+mkdir -p "$(dirname docs/security.md)"
+cat > docs/security.md <<'__FORGE_EOF__'
+# Security
+
+1. Run with `LOG_LEVEL=debug` to see every request.
+2. Pin the version in production deployments.
+3. Check the installed version with `shelfie --version`.
+__FORGE_EOF__
+commit 2024-06-18T14:08:00+00:00 'Molly Simmons' molly.simmons@shelfie.dev <<'__FORGE_MSG__'
+Document security
+__FORGE_MSG__
+mkdir -p "$(dirname src/server.js)"
+cat > src/server.js <<'__FORGE_EOF__'
+// shelfie: server settings.
+
+export const PORT = 50;
+export const WORKERS = 60;
+export const TIMEOUT_S = 10;
+export const MAX_BODY_KB = 16;
+__FORGE_EOF__
+commit 2024-06-20T20:20:00+00:00 'Danielle Howard' danielle.howard@shelfie.dev <<'__FORGE_MSG__'
+Tune server MAX_BODY_KB (20 -> 16)
+__FORGE_MSG__
+mkdir -p "$(dirname src/server.js)"
+cat > src/server.js <<'__FORGE_EOF__'
+// shelfie: server settings.
+
+export const PORT = 50;
+export const WORKERS = 60;
+export const TIMEOUT_S = 10;
+export const MAX_BODY_KB = 64;
+__FORGE_EOF__
+commit 2024-06-21T00:32:00+00:00 'Molly Simmons' molly.simmons@shelfie.dev <<'__FORGE_MSG__'
+Tune server MAX_BODY_KB (16 -> 64)
+__FORGE_MSG__
+mkdir -p "$(dirname src/sync.js)"
+cat > src/sync.js <<'__FORGE_EOF__'
+// shelfie: sync settings.
+
+export const BATCH_SIZE = 2;
+export const INTERVAL_S = 2;
+export const MAX_LAG_S = 25;
+export const CONCURRENCY = 4;
+__FORGE_EOF__
+commit 2024-06-24T03:26:00+00:00 'Danielle Howard' danielle.howard@shelfie.dev <<'__FORGE_MSG__'
+sync: lower MAX_LAG_S from 30 to 25
+__FORGE_MSG__
+git gc -q

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Builds the starting state at image build time (this script is deleted afterwards).
+set -euo pipefail
+python3 - <<'PY'
+import json, os
+
+ENTRIES = json.loads(r"""[{"c": "handbook morning-v5\neafe1db138f5f473d5eb7474ecfc668f2173970e\nCan compare yeah theory may actually military.\n", "m": 1650217655, "p": "staging/backup/handbook morning-v5.mp3"}, {"c": "handbook morning-v5\neafe1db138f5f473d5eb7474ecfc668f2173970e\nCan compare yeah theory may actually military.\n", "m": 1691950133, "p": "staging/backup/handbook morning-v5 copy.mp3"}, {"c": "warranty-people\n539b53896214f5c0b552003861a7fbd0ca39bea8\nDecide wish mind strong might final any.\n", "m": 1647129992, "p": "staging/phone/warranty-people.csv"}, {"c": "warranty-people\n539b53896214f5c0b552003861a7fbd0ca39bea8\nDecide wish mind strong might final any.\n", "m": 1646444727, "p": "staging/2023/warranty-people.csv"}, {"c": "warranty-people\n539b53896214f5c0b552003861a7fbd0ca39bea8\nDecide wish mind strong might final any.\n", "m": 1635140782, "p": "staging/exports/warranty-people copy.csv"}, {"c": "warranty-human\n3b85de825b51189f97e9e22c50cc5f7cd201a14f\nMedia painting exactly exist bit set I.\n", "m": 1632066182, "p": "staging/2023/warranty-human.csv"}, {"c": "warranty-human\n3b85de825b51189f97e9e22c50cc5f7cd201a14f\nMedia painting exactly exist bit set I.\n", "m": 1692571618, "p": "staging/exports/warranty-human.csv"}, {"c": "warranty\n232acb026006049a6b2bf82148ad03c7aa0bafa7\nMr different manager shoulder evidence page dinner.\n", "m": 1645855168, "p": "staging/backup/warranty.mp3"}, {"c": "proposal\n31dfda82c629e4a144bb5f7fd6a0159590ce1a69\nMeeting win senior because keep message wife.\n", "m": 1611361269, "p": "staging/phone/proposal.pdf"}, {"c": "tutorial service\n60241def8019ed3d1308b80abb68c99005328a5a\nSometimes sport school watch able difficult break.\n", "m": 1705627738, "p": "staging/exports/tutorial service.txt"}, {"c": "minutes\nace0d4b654467614060e28dc2471044f334464f9\nCertain after believe outside eye.\n", "m": 1653313688, "p": "staging/phone/minutes.txt"}, {"c": "transcript hope (6)\na6b48f3ca4593918dbfc1bdba80b8469349e4207\nDecide personal agreement book.\n", "m": 1624408417, "p": "staging/phone/transcript hope (6).mp3"}, {"c": "falcon-guide-v2\n1c19d6a70608c2d3e3573908abf961d12af8d09b\nShould project process prepare first.\n", "m": 1690176452, "p": "staging/2023/falcon-guide-v2.png"}, {"c": "survey without\n058715fb5f316cc4e71d1021d738e9a9c240751c\nDeal admit word end.\n", "m": 1610526401, "p": "staging/exports/survey without.csv"}, {"c": "transcript buy\ne09f306abb4732a999e2bf93c9be8482d6dcc42b\nShow or name store.\n", "m": 1664211893, "p": "staging/phone/transcript buy.csv"}, {"c": "ledger create-v4\nb5cf33f191961faa0375ea9b9a5bf5137e775047\nStart will through I benefit order such.\n", "m": 1713496828, "p": "staging/backup/ledger create-v4.csv"}, {"c": "falcon-sample (9)\ncf5b534ab316afa62fdab9061992eb157d52d227\nHouse identify care manager until get she.\n", "m": 1708391347, "p": "staging/exports/falcon-sample (9).png"}, {"c": "scan\n73c2bec884e8416223851580cc3d18f8765179f9\nAnd crime admit better run.\n", "m": 1681300657, "p": "staging/2023/scan.txt"}, {"c": "scan v2\ne0973b6380469954491679a111c451c8c6b2ae94\nModern end care take.\n", "m": 1648085241, "p": "staging/backup/scan.txt"}, {"c": "scan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a\nscan-a", "m": 1601173652, "p": "staging/scan-a.bin"}, {"c": "scan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b\nscan-b", "m": 1628419896, "p": "staging/backup/scan-b.bin"}, {"c": "hidden\n92f1f018e25f4e7df89121b3b7996bde6cddc5b7\nI how community tell.\n", "m": 1704614875, "p": "staging/backup/.localized"}]""")
+for e in ENTRIES:
+    path = os.path.join("/app", e["p"])
+    if e.get("dir"):
+        os.makedirs(path, exist_ok=True)
+        continue
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if "fill" in e:
+        unit = (e["fill"] + "\n").encode()
+        data = (unit * (e["size"] // len(unit) + 1))[: e["size"]]
+    else:
+        data = e["c"].encode()
+    with open(path, "wb") as fh:
+        fh.write(data)
+    if "m" in e:
+        os.utime(path, (e["m"], e["m"]))
+PY

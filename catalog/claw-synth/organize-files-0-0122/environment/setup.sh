@@ -1,0 +1,23 @@
+#!/bin/bash
+# Builds the starting state at image build time (this script is deleted afterwards).
+set -euo pipefail
+python3 - <<'PY'
+import json, os
+
+ENTRIES = json.loads(r"""[{"c": "warranty-people\n60d257aeba7f97d9cc4669d859e069e874bed477\nEither blue water fill southern task.\n", "m": 1681600567, "p": "inbox/phone/warranty-people (1).mp3"}, {"c": "warranty-people\n60d257aeba7f97d9cc4669d859e069e874bed477\nEither blue water fill southern task.\n", "m": 1669141515, "p": "inbox/2023/warranty-people copy.mp3"}, {"c": "delta-selfie\n7d9f4900cecc6652f86be4462b2ab449bd4c4235\nFinal difference eat.\n", "m": 1609100676, "p": "inbox/Camera/Copy of delta-selfie.csv"}, {"c": "delta-selfie\n7d9f4900cecc6652f86be4462b2ab449bd4c4235\nFinal difference eat.\n", "m": 1706211283, "p": "inbox/delta-selfie.csv"}, {"c": "delta-selfie\n7d9f4900cecc6652f86be4462b2ab449bd4c4235\nFinal difference eat.\n", "m": 1637340001, "p": "inbox/phone/delta-selfie copy.csv"}, {"c": "mesa-budget\nfd731ca07338458a5e050b36e0d28d020877dd91\nDevelopment gun part behavior beat throw reveal start.\n", "m": 1607948534, "p": "inbox/mesa-budget (1).jpg"}, {"c": "mesa-budget\nfd731ca07338458a5e050b36e0d28d020877dd91\nDevelopment gun part behavior beat throw reveal start.\n", "m": 1712197500, "p": "inbox/2023/mesa-budget (2).jpg"}, {"c": "harbor-sketch\n851b02377a53c7e2709afec3537d0ec5325d9c3e\nCarry term doctor message whether second leave.\n", "m": 1717307406, "p": "inbox/2023/harbor-sketch.mp3"}, {"c": "office_report\n45497cdb714a339a399bc62c815de586dc71c503\nGarden animal region way shoulder money protect.\n", "m": 1605665274, "p": "inbox/old/laptop/office_report.csv"}, {"c": "pricelist\ncdf95604c0e6125e35c67ddbdfa20358bb0f3d7c\nSide strategy training idea represent candidate citizen traditional.\n", "m": 1603413664, "p": "inbox/phone/pricelist.jpg"}, {"c": "tutorial-apply\nc81f752adc7d854acf54858ceb27509ea123472c\nTraditional indicate white.\n", "m": 1711876181, "p": "inbox/phone/tutorial-apply.pdf"}, {"c": "notes prevent\n978e2b8a70d3648f792318f723abc2fa3465793a\nTo visit in raise common.\n", "m": 1653728947, "p": "inbox/old/laptop/notes prevent.pdf"}, {"c": "expect_inventory\n3ec2f8167b95d1e7434c28d63b737d9fd8f8afc0\nOk night put trip right.\n", "m": 1644446622, "p": "inbox/phone/expect_inventory.pdf"}, {"c": "proposal-v2\ncd3e676389cf9fed83fcab11070d1ce25708fc7c\nWhy nothing project.\n", "m": 1686289403, "p": "inbox/phone/proposal-v2.png"}, {"c": "thousand_proposal (6)\n069ce7d2f9e311240a6ffcf86800c97ffca2b651\nOperation Democrat soon course reach.\n", "m": 1696681444, "p": "inbox/2023/thousand_proposal (6).mp3"}, {"c": "would_notes (9)\n731b027a49171d0fe1da6a7fac081c83ec4e6a95\nTheir this than rather blood wear.\n", "m": 1612597333, "p": "inbox/Camera/would_notes (9).csv"}, {"c": "interview-pressure\n048b35dbf9c986a05e672cf4391bd7921b1aa638\nOften want market remain set off field.\n", "m": 1717474555, "p": "inbox/old/laptop/interview-pressure.csv"}, {"c": "forecast-thing\n4113494536f7f9615a4cdbcfe28389d5753eb9fe\nCentury public entire various moment position.\n", "m": 1619653384, "p": "inbox/2023/forecast-thing.txt"}, {"c": "forecast-thing v2\n36d4965071be5244dad503561ebc19a1abe3923a\nNothing hospital health forward ago.\n", "m": 1632225314, "p": "inbox/Camera/forecast-thing.txt"}, {"c": "forecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-thing-a\nforecast-th", "m": 1680576760, "p": "inbox/Camera/forecast-thing-a.bin"}, {"c": "forecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-thing-b\nforecast-th", "m": 1628680310, "p": "inbox/2023/forecast-thing-b.bin"}, {"c": "hidden\n4033c70254a7042b45e12cbea1f832b904e1ace3\nBillion year hospital program view.\n", "m": 1646843135, "p": "inbox/Camera/.thumbs.db"}]""")
+for e in ENTRIES:
+    path = os.path.join("/app", e["p"])
+    if e.get("dir"):
+        os.makedirs(path, exist_ok=True)
+        continue
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if "fill" in e:
+        unit = (e["fill"] + "\n").encode()
+        data = (unit * (e["size"] // len(unit) + 1))[: e["size"]]
+    else:
+        data = e["c"].encode()
+    with open(path, "wb") as fh:
+        fh.write(data)
+    if "m" in e:
+        os.utime(path, (e["m"], e["m"]))
+PY
