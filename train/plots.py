@@ -32,7 +32,6 @@ LABEL_CHARS = 48
 """Longer task labels are cut (with an ellipsis) so the bars keep their room."""
 
 
-
 def wilson(passed: int, scored: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a pass rate: unlike p ± z·se it stays inside [0, 1] and is not empty at
     0 or n passes, which small evaluations often give."""
