@@ -153,13 +153,19 @@ def _policy_proxy(policy: PolicyServer) -> Iterator[RunningProxy]:
 
 
 @contextmanager
-def _engine_errors(serving: AbstractContextManager[RunningProxy]) -> Iterator[RunningProxy]:
-    """An engine that cannot be set up or started (vLLM: with its log's tail) is a clear error."""
+def engine_errors() -> Iterator[None]:
+    """An engine that cannot be set up or started (vLLM: with its log's tail) is a clear error, not a
+    traceback."""
     try:
-        with serving as proxy:
-            yield proxy
+        yield
     except ProxyError as exc:
         raise fail(str(exc), 1) from exc
+
+
+@contextmanager
+def _served(serving: AbstractContextManager[RunningProxy]) -> Iterator[RunningProxy]:
+    with engine_errors(), serving as proxy:
+        yield proxy
 
 
 def model_serving(
@@ -182,9 +188,9 @@ def model_serving(
             raise fail(f"--engine {engine}: a policy is served by local or vllm", USAGE)
         name = engine or "local"
         policy = PolicyServer(policy_dir_or_fail(model), run_dir, max_tokens=max_tokens, engine=name)
-        return name, _engine_errors(_policy_proxy(policy))
+        return name, _served(_policy_proxy(policy))
     name, proxy_engine = engine_or_fail(model, engine, catalogs, **options)
-    return name, _engine_errors(ProxySession(proxy_engine, run_dir))
+    return name, _served(ProxySession(proxy_engine, run_dir))
 
 
 def harnesses_or_fail(spec: str) -> list[Harness]:

