@@ -39,6 +39,8 @@ from synth.spec import (
     Rejected,
     TaskFiles,
     Usage,
+    attempt_id,
+    refined_difficulty,
 )
 
 Messages = list[dict[str, str]]
@@ -265,14 +267,11 @@ def check_files(files: dict[str, Any]) -> TaskFiles:
 def target_difficulty(proposal: Proposal, evidence: Evidence) -> tuple[int, str]:
     """The difficulty a refined version aims at, and what the prompt tells the model to do (as offline:
     harder if the policy always passed, easier if it never did, the same if the task was broken)."""
-    difficulty = proposal.difficulty
+    target = refined_difficulty(proposal.difficulty, evidence)
     if evidence.side == "agent" and evidence.pass_rate is not None:
-        if evidence.pass_rate >= 1.0:
-            target = min(3, difficulty + 1)
-            return target, prompts.ADVICE["harder"].format(target=target)
-        target = max(1, difficulty - 1)
-        return target, prompts.ADVICE["easier"].format(target=target)
-    return difficulty, prompts.ADVICE["task" if evidence.side == "task" else "none"]
+        advice = "harder" if evidence.pass_rate >= 1.0 else "easier"
+        return target, prompts.ADVICE[advice].format(target=target)
+    return target, prompts.ADVICE["task" if evidence.side == "task" else "none"]
 
 
 class LLMProposer:
@@ -314,7 +313,7 @@ class LLMProposer:
     def propose(self, request: ProposeRequest) -> Iterator[tuple[Proposal | Rejected, Usage]]:
         for index in self._indices(request):
             messages, items, persona, api_seed = self._propose_prompt(request, index)
-            proposal_id = f"llm-{request.seed}-{index:04d}"
+            proposal_id = attempt_id("llm", request.seed, index)
             usage = Usage()
             try:
                 reply = self._complete(messages, api_seed)
@@ -362,8 +361,7 @@ class LLMProposer:
         """A corrected version (`<base id>-v<version+1>`, `parent` the old id) from the old task (its
         `files`, if set) and the evidence against it."""
         version = proposal.provenance.version + 1
-        base_id = proposal.id.rsplit("-v", 1)[0] if proposal.provenance.version > 1 else proposal.id
-        new_id = f"{base_id}-v{version}"
+        base_id, new_id = proposal.base_id, proposal.next_id
         difficulty, _ = target_difficulty(proposal, evidence)
         messages = self.refine_prompt(proposal, evidence)
         api_seed = self._api_seed(run_seed, new_id, "refine")

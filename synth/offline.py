@@ -19,7 +19,10 @@ from synth.spec import (
     Rejected,
     TaskFiles,
     Usage,
+    attempt_id,
+    attempt_index,
     params_sha256,
+    refined_difficulty,
 )
 
 DIFFICULTY_WEIGHTS = {1: 0.3, 2: 0.5, 3: 0.2}
@@ -42,7 +45,7 @@ def make_proposal(
     """Draft one task of `family` and wrap it as a proposal (raises ProposalInvalid if it is not one)."""
     own_seed = task_seed(seed, family.name, index, version)
     draft = family.draft(random.Random(own_seed), pools, difficulty)
-    base_id = f"{family.name}-{seed}-{index:04d}"
+    base_id = attempt_id(family.name, seed, index)
     try:
         return Proposal(
             id=base_id if version == 1 else f"{base_id}-v{version}",
@@ -97,7 +100,7 @@ class OfflineProposer:
                 made: Proposal | Rejected = make_proposal(family, self.pools, request.seed, index, difficulty)
             except (ProposalInvalid, ValueError, KeyError, IndexError) as exc:
                 made = Rejected(
-                    id=f"{family.name}-{request.seed}-{index:04d}",
+                    id=attempt_id(family.name, request.seed, index),
                     stage="propose",
                     error_class=type(exc).__name__,
                     error=str(exc),
@@ -110,16 +113,14 @@ class OfflineProposer:
         """A new version: harder if the policy always passed, easier if it never did, the same difficulty
         with a fresh seed if the task was broken."""
         family = self.by_name.get(proposal.provenance.family or "")
-        version = proposal.provenance.version + 1
-        base_id = proposal.id.rsplit("-v", 1)[0] if proposal.provenance.version > 1 else proposal.id
+        base_id = proposal.base_id
         if family is None:
             return Rejected(
                 id=base_id, stage="refine", error_class="UnknownFamily", error=proposal.id
             ), Usage()
-        difficulty: int = proposal.difficulty
-        if evidence.side == "agent" and evidence.pass_rate is not None:
-            difficulty = min(3, difficulty + 1) if evidence.pass_rate >= 1.0 else max(1, difficulty - 1)
-        index = int(base_id.rsplit("-", 1)[1])
+        version = proposal.provenance.version + 1
+        difficulty = refined_difficulty(proposal.difficulty, evidence)
+        index = attempt_index(base_id)
         try:
             made = make_proposal(
                 family, self.pools, run_seed, index, difficulty, version=version, parent=proposal.id

@@ -106,6 +106,16 @@ class Proposal(BaseModel):
         return check_task_name(value)
 
     @property
+    def base_id(self) -> str:
+        """The id of its first version (`<family or llm>-<seed>-<index>`)."""
+        return self.id.rsplit("-v", 1)[0] if self.provenance.version > 1 else self.id
+
+    @property
+    def next_id(self) -> str:
+        """The id its refined version gets."""
+        return f"{self.base_id}-v{self.provenance.version + 1}"
+
+    @property
     def content_sha256(self) -> str:
         """The hash of what the agent would face: instruction and files (exact duplicates share it)."""
         body = {"instruction": self.instruction.strip(), "files": self.files.files if self.files else {}}
@@ -169,3 +179,21 @@ class Evidence(BaseModel):
     """The build log's tail, the checker's output, the oracle's result."""
     pass_rate: float | None = None
     """The policy's pass rate, when the test stage ran rollouts."""
+
+
+def attempt_id(prefix: str, seed: int, index: int) -> str:
+    """The id of a run's first attempt number `index` (`prefix`: the family's name, or `llm`)."""
+    return f"{prefix}-{seed}-{index:04d}"
+
+
+def attempt_index(first_id: str) -> int:
+    """The index of a first attempt's id (of a refined version: of its `base_id`)."""
+    return int(first_id.rsplit("-", 1)[1])
+
+
+def refined_difficulty(difficulty: int, evidence: Evidence) -> int:
+    """What a refined version aims at: harder if the policy always passed, easier if it never did (or
+    sometimes, outside a band), the same if the task was broken."""
+    if evidence.side == "agent" and evidence.pass_rate is not None:
+        return min(3, difficulty + 1) if evidence.pass_rate >= 1.0 else max(1, difficulty - 1)
+    return difficulty

@@ -9,12 +9,7 @@ from dataclasses import dataclass
 from synth.proposer import Proposer
 from synth.records import LedgerEntry
 from synth.run_dir import RunDir
-from synth.spec import Proposal, ProposeRequest, Rejected
-
-
-def attempt_index(proposal_id: str) -> int:
-    """The index of a first attempt (`<family>-<seed>-<index>`); refined versions end in `-v<k>`."""
-    return int(proposal_id.rsplit("-", 1)[1])
+from synth.spec import Proposal, ProposeRequest, Rejected, attempt_index
 
 
 def first_attempts(run: RunDir) -> int:
