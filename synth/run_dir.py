@@ -122,7 +122,8 @@ class RunDir:
         return self.manifest().settings
 
     # ---- records --------------------------------------------------------------------------------
-    def _read(self, name: str, model: type[_Record]) -> list[_Record]:
+    def records(self, name: str, model: type[_Record]) -> list[_Record]:
+        """Every record of one of the run's JSONL files, in the order written."""
         return read_jsonl(self.path / name, model)
 
     def append(self, name: str, records: Iterable[BaseModel]) -> None:
@@ -131,16 +132,16 @@ class RunDir:
     def proposals(self) -> list[Proposal]:
         """Every proposal, in the order made (the first line for an id wins: ids are never reused)."""
         seen: dict[str, Proposal] = {}
-        for proposal in self._read("proposals.jsonl", Proposal):
+        for proposal in self.records("proposals.jsonl", Proposal):
             seen.setdefault(proposal.id, proposal)
         return list(seen.values())
 
     def rejected(self) -> list[Rejected]:
-        return self._read("rejected.jsonl", Rejected)
+        return self.records("rejected.jsonl", Rejected)
 
     def latest(self, name: str, model: type[_Record]) -> dict[str, _Record]:
         """The last record per proposal id of a stage's file."""
-        return {getattr(r, "id"): r for r in self._read(name, model)}  # noqa: B009
+        return {getattr(r, "id"): r for r in self.records(name, model)}  # noqa: B009
 
     def builds(self) -> dict[str, BuildRecord]:
         return self.latest("build.jsonl", BuildRecord)
@@ -149,10 +150,10 @@ class RunDir:
         return self.latest("test.jsonl", TestRecord)
 
     def refinements(self) -> list[RefineRecord]:
-        return self._read("refine.jsonl", RefineRecord)
+        return self.records("refine.jsonl", RefineRecord)
 
     def ledger(self) -> list[LedgerEntry]:
-        return self._read("ledger.jsonl", LedgerEntry)
+        return self.records("ledger.jsonl", LedgerEntry)
 
     def task_dir(self, proposal_id: str) -> Path:
         return self.tasks / proposal_id

@@ -93,9 +93,10 @@ def test_stage(
     """Gate every built task not yet tested (or whose last test failed for a reason of ours), then run the
     policy on the verified ones that have no pass rate yet; returns this call's final records."""
     band = band or Band()
-    builds, tests = run.builds(), run.tests()
+    builds, history = run.builds(), run.records("test.jsonl", TestRecord)
+    tests = {record.id: record for record in history}
     infra_counts: dict[str, int] = {}
-    for record in run._read("test.jsonl", TestRecord):
+    for record in history:
         infra_counts[record.id] = infra_counts.get(record.id, 0) + record.infra
     todo: list[Task] = []
     for pid, build in builds.items():
