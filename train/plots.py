@@ -51,8 +51,7 @@ def read_run(run_dir: Path) -> tuple[list[StepRecord], list[EvalRecord]]:
         raise FileNotFoundError(
             f"{run_dir}: neither {METRICS_FILE} nor {EVAL_FILE}: not a GRPO run directory"
         )
-    steps = read_jsonl(metrics, StepRecord) if metrics.is_file() else []
-    return steps, read_jsonl(evals, EvalRecord) if evals.is_file() else []
+    return read_jsonl(metrics, StepRecord), read_jsonl(evals, EvalRecord)
 
 
 def eval_counts(record: EvalRecord) -> tuple[int, int]:
