@@ -14,6 +14,8 @@ from tests.conftest import REPO
 
 CATALOGS = {"claw": 15, "basics": 12, "claw-synth": 100}
 """Catalog -> the fewest tasks it must hold."""
+GATED_WHOLE = ["basics", "claw"]
+"""Catalogs small enough to prove whole in CI; claw-synth is proven by a sample (below)."""
 
 
 @pytest.mark.parametrize("name", sorted(CATALOGS))
@@ -50,7 +52,7 @@ def test_basics_solutions_are_one_short_command() -> None:
 
 
 @pytest.mark.docker
-@pytest.mark.parametrize("name", sorted(CATALOGS))
+@pytest.mark.parametrize("name", GATED_WHOLE)
 def test_catalog_passes_the_gate(
     name: str, client: docker.DockerClient, base_image: str, tmp_path: Path
 ) -> None:
