@@ -48,6 +48,34 @@ def _tiny_run(tmp_path: Path, n: int) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.docker
+def test_forge_train_rl_trains_on_an_export(tmp_path: Path, base_image: str) -> None:
+    """The export is a catalog `forge-train rl --catalog` takes as it is: warm start on the oracle's
+    trajectories of the synthesized tasks, then a GRPO step whose rollouts are scored by their checkers."""
+    run = _tiny_run(tmp_path, 2)
+    assert run.returncode == 0, run.stdout + run.stderr
+    catalog = tmp_path / "catalog"
+    out = _synth("export", str(tmp_path / "run"), "--catalog", str(catalog))
+    assert out.returncode == 0, out.stdout + out.stderr
+    names = sorted(d.name for d in catalog.iterdir() if d.is_dir())
+    assert len(names) == 2
+    rl = tmp_path / "rl"
+    trained = subprocess.run(
+        [
+            sys.executable, "-c", "from train.cli.train import app; app()", "rl", "--catalog", str(catalog),
+            "--model", "tiny", "--steps", "1", "--batch-tasks", "2", "--group-size", "2",
+            "--max-tokens", "16", "--max-turns", "1", "--sft-epochs", "1", "--eval-samples", "0",
+            "--concurrency", "2", "--run-dir", str(rl),
+        ],
+        cwd=REPO, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert trained.returncode == 0, trained.stdout + trained.stderr
+    warm = [json.loads(line) for line in (rl / "sft-data" / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["task"] for r in warm) == names and all(r["reward"] == 1.0 for r in warm)
+    [step] = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines()]
+    assert (step["rollouts"], step["infra_errors"]) == (4, 0)
+
+
+@pytest.mark.docker
 def test_a_policy_that_always_passes_is_outside_the_default_band(tmp_path: Path, base_image: str) -> None:
     """The oracle policy passes every rollout: a task GRPO cannot learn from, dropped as agent-side;
     an inclusive band given afterwards re-judges the measured pass rate without new rollouts."""
