@@ -151,8 +151,8 @@ def draw_schedule(rng: random.Random, kind: str) -> Schedule:
         text = rng.choice(
             [
                 f"at {at}, Monday to Friday",
-                f"on weekdays (Mon–Fri) at {at}",
-                f"{at} on working days (Monday–Friday)",
+                f"on weekdays (Mon\u2013Fri) at {at}",
+                f"{at} on working days (Monday\u2013Friday)",
             ]
         )
         return Schedule(kind, text, spec([m], [h], dows=[1, 2, 3, 4, 5]), f"{m} {h} * * 1-5")
@@ -180,8 +180,10 @@ def draw_schedule(rng: random.Random, kind: str) -> Schedule:
         hours = list(range(start, 24, n))
         text = rng.choice(
             [
-                f"every {n} hours at minute {m}, starting at {hm(start, m)} ({hm(hours[0], m)}, {hm(hours[1], m)}, …, {hm(hours[-1], m)})",
-                f"every {n} hours, at {hm(hours[0], m)}, {hm(hours[1], m)} and so on up to {hm(hours[-1], m)}",
+                f"every {n} hours at minute {m}, starting at {hm(start, m)} ({hm(hours[0], m)}, "
+                f"{hm(hours[1], m)}, …, {hm(hours[-1], m)})",
+                f"every {n} hours, at {hm(hours[0], m)}, {hm(hours[1], m)} and so on up to "
+                f"{hm(hours[-1], m)}",
             ]
         )
         return Schedule(kind, text, spec([m], hours), f"{m} {compact(hours, range(24))} * * *")
@@ -203,7 +205,8 @@ def draw_schedule(rng: random.Random, kind: str) -> Schedule:
         days = ", Monday to Friday" if weekdays else ", every day"
         text = rng.choice(
             [
-                f"every {n} minutes from {hm(h1, 0)} to {hm(h2, 60 - n)} inclusive ({hm(h1, 0)}, {hm(h1, n)}, …, {hm(h2, 60 - n)}){days}",
+                f"every {n} minutes from {hm(h1, 0)} to {hm(h2, 60 - n)} inclusive ({hm(h1, 0)}, "
+                f"{hm(h1, n)}, …, {hm(h2, 60 - n)}){days}",
                 f"every {n} minutes between {hm(h1, 0)} and {hm(h2, 60 - n)} (both included){days}",
             ]
         )

@@ -90,7 +90,7 @@ LIST_FILES = {
         "webhooks",
     ],
 }
-CONFIG_KEYS = {
+CONFIG_KEYS: dict[str, list[tuple[str, list[Any]]]] = {
     "core": [
         ("timeout", [15, 30, 45, 60, 90]),
         ("retries", [2, 3, 4, 5, 8]),
@@ -146,7 +146,10 @@ class Lang:
             return f'"""{project}: {mod} settings."""\n\n{body}\n'
         if self.name == "Go":
             body = "\n".join(f"\t{camel(k)} = {v}" for k, v in consts.items())
-            return f"// Package {mod} holds the {mod} settings of {project}.\npackage {mod}\n\nconst (\n{body}\n)\n"
+            return (
+                f"// Package {mod} holds the {mod} settings of {project}.\n"
+                f"package {mod}\n\nconst (\n{body}\n)\n"
+            )
         if self.name == "Rust":
             body = "\n".join(f"pub const {k}: u32 = {v};" for k, v in consts.items())
             return f"//! {project}: {mod} settings.\n\n{body}\n"
@@ -167,7 +170,8 @@ class Lang:
         elif self.name == "Go":
             files["go.mod"] = f"module example.com/{project}\n\ngo 1.21\n"
             files["version.go"] = (
-                f'package main\n\n// Version is the released version of {project}.\nconst Version = "{version}"\n'
+                f"package main\n\n// Version is the released version of {project}.\n"
+                f'const Version = "{version}"\n'
             )
         elif self.name == "Rust":
             files["Cargo.toml"] = (
@@ -758,7 +762,10 @@ class Builder:
         for fix in fixes:
             expected[fix["path"]] = fix["content"]
         return {
-            "title": f"Backport {len(fixes)} fix{'es' if len(fixes) > 1 else ''} of {self.name} to {maint} by cherry-picking",
+            "title": (
+                f"Backport {len(fixes)} fix{'es' if len(fixes) > 1 else ''} of {self.name} to {maint} "
+                "by cherry-picking"
+            ),
             "ctx": {"maint": maint, "fixes": [f["subject"] for f in fixes], "with_x": with_x},
             "check": {
                 "main_subjects": [c.subject for c in reversed(self.repo.branches["main"])],
@@ -975,7 +982,9 @@ class Builder:
         branch = rng.choice([None, f"chore/{rng.choice(['housekeeping', 'docs-refresh', 'defaults'])}"])
         changed = sorted(p for p in expected if expected[p] != self.repo.files.get(p))
         return {
-            "title": f"Edit {len(changed)} file(s) of {self.name} and commit them with an exact message and author",
+            "title": (
+                f"Edit {len(changed)} file(s) of {self.name} and commit them with an exact message and author"
+            ),
             "ctx": {
                 "edits": edits,
                 "message": message,
@@ -1061,7 +1070,9 @@ class Builder:
         del expected[path]
         expected[".gitignore"] = gitignore
         return {
-            "title": f"{'Purge' if purge else 'Untrack'} the committed secret {path} in {self.name} and ignore it",
+            "title": (
+                f"{'Purge' if purge else 'Untrack'} the committed secret {path} in {self.name} and ignore it"
+            ),
             "ctx": {
                 "path": path,
                 "pattern": pattern,

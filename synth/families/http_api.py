@@ -337,7 +337,8 @@ class HttpApi(Family):
         for i in range(n):
             site = rng.choice(spec["fields"]["site"])
             while True:
-                host = f"{site}-{rng.choice(['web', 'db', 'cache', 'gw', 'pos', 'kiosk'])}-{rng.randint(1, 40):02d}"
+                role = rng.choice(["web", "db", "cache", "gw", "pos", "kiosk"])
+                host = f"{site}-{role}-{rng.randint(1, 40):02d}"
                 if host not in used:
                     used.add(host)
                     break
@@ -477,7 +478,8 @@ class HttpApi(Family):
             if r["status"] == status and r["comments"] >= min_comments:
                 counts[r[field]] = counts.get(r[field], 0) + 1
         cond = f"status `{status}`" + (
-            f" and at least {min_comments} comment{'s' if min_comments > 1 else ''} (`comments`, a detail field)"
+            f" and at least {min_comments} comment{'s' if min_comments > 1 else ''} (`comments`, a detail "
+            "field)"
             if min_comments
             else ""
         )
@@ -516,7 +518,8 @@ write_json("__OUT__", counts)
             [r["id"], r["customer"], r["assignee"], r["comments"]] for r in rows
         ]
         text = (
-            f"List every ticket that is not `closed` and whose priority is {' or '.join(f'`{p}`' for p in prios)}. Write "
+            "List every ticket that is not `closed` and whose priority is "
+            f"{' or '.join(f'`{p}`' for p in prios)}. Write "
             "`__OUT__` as CSV with the header `id,customer,assignee,comments` and one row per such ticket "
             "(`customer` and `comments` come from the detail endpoint), sorted by `comments` descending, "
             "then by `id` "
@@ -547,7 +550,8 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
         if rng.random() < 0.5:
             cutoff = rng.choice(["2024-03-01", "2024-04-01", "2024-05-01"])
             text = (
-                f"Close stale tickets: every ticket whose status is `pending` and whose `created` date is **before** "
+                "Close stale tickets: every ticket whose status is `pending` and whose `created` date is "
+                "**before** "
                 f"{cutoff} must get the status `closed`. Change nothing else, and no other ticket."
             )
             solve = f"""for t in fetch_all():
@@ -567,7 +571,8 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
         people = sorted({r["assignee"] for r in records})
         a, b = rng.sample(people, 2)
         text = (
-            f"`{a}` is leaving. Reassign every ticket of `{a}` that is not `closed` to `{b}` (field `assignee`); "
+            f"`{a}` is leaving. Reassign every ticket of `{a}` that is not `closed` to `{b}` (field "
+            "`assignee`); "
             f"{a}'s closed tickets stay as they are, and nothing else changes."
         )
         solve = f"""for t in fetch_all():
@@ -624,7 +629,8 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
         text = (
             lead.replace("__FILE__", f"/app/{file}")
             + f": one `POST` per row, with a JSON body holding exactly the columns "
-            f"{', '.join(f'`{c}`' for c in columns)} as strings, as they appear in the file. Create each exactly once; "
+            f"{', '.join(f'`{c}`' for c in columns)} as strings, as they appear in the file. Create each "
+            "exactly once; "
             "do not change or delete existing records."
         )
         table = [columns] + [[row[c] for c in columns] for row in new]
@@ -652,8 +658,10 @@ with open("/app/{file}", newline="", encoding="utf-8") as fh:
                 out.setdefault(r[by], []).append(r["hostname"])
         result = {k: sorted(v) for k, v in sorted(out.items())}
         text = (
-            f"For each `{by}`, list the hostnames of the devices whose status is `{status}`. Write `__OUT__` as one "
-            f"JSON object: keys are the `{by}` values that have at least one such device, values are the sorted "
+            f"For each `{by}`, list the hostnames of the devices whose status is `{status}`. Write "
+            "`__OUT__` as one "
+            f"JSON object: keys are the `{by}` values that have at least one such device, values are the "
+            "sorted "
             f"(ascending) lists of their hostnames."
         )
         solve = f"""out = {{}}
@@ -685,8 +693,10 @@ write_json("__OUT__", {{k: sorted(v) for k, v in out.items()}})
             [r["hostname"], r["site"], r["firmware"], r["last_seen"]] for r in rows
         ]
         text = (
-            f"Find the devices that need a firmware upgrade: status other than `maintenance` and `firmware` (a detail "
-            f"field) lower than `{minimum}`, comparing versions number by number (so `2.4.1` < `2.10.0`). Write `__OUT__` "
+            "Find the devices that need a firmware upgrade: status other than `maintenance` and `firmware` "
+            "(a detail "
+            f"field) lower than `{minimum}`, comparing versions number by number (so `2.4.1` < `2.10.0`). "
+            "Write `__OUT__` "
             "as CSV with the header `hostname,site,firmware,last_seen`, one row per device, sorted by "
             "`site` then "
             "`hostname` (both ascending)."
@@ -721,8 +731,10 @@ write_csv("__OUT__", ["hostname", "site", "firmware", "last_seen"], rows)
         site = rng.choice(sites) if sites else "ams"
         team = rng.choice(["field-ops", "noc", "site-services"])
         text = (
-            f"Every device at site `{site}` whose status is `offline` goes into maintenance: set its `status` to "
-            f"`maintenance` and its `owner_team` to `{team}`, in one `PATCH` each or two, as you like. No other device "
+            f"Every device at site `{site}` whose status is `offline` goes into maintenance: set its "
+            "`status` to "
+            f"`maintenance` and its `owner_team` to `{team}`, in one `PATCH` each or two, as you like. No "
+            "other device "
             "may change."
         )
         solve = f"""for dev in fetch_all():
@@ -746,7 +758,7 @@ write_csv("__OUT__", ["hostname", "site", "firmware", "last_seen"], rows)
         self, rng: random.Random, records: list[dict[str, Any]], d: int
     ) -> dict[str, Any]:
         used = {r["hostname"] for r in records}
-        new = []
+        new: list[dict[str, Any]] = []
         while len(new) < {1: 3, 2: 5, 3: 8}[d]:
             site = rng.choice(RESOURCES["devices"]["fields"]["site"])
             host = f"{site}-{rng.choice(['edge', 'sensor', 'ap'])}-{rng.randint(41, 99)}"
@@ -779,9 +791,10 @@ write_csv("__OUT__", ["hostname", "site", "firmware", "last_seen"], rows)
                 )
         result = {k: f"{v // 100}.{v % 100:02d}" for k, v in sorted(totals.items())}
         text = (
-            f"Compute the revenue per customer over the orders whose status is {' or '.join(f'`{s}`' for s in statuses)}. "
-            "An order's amount is the sum of `qty × unit_price_cents` over its `items` (a detail field). "
-            "Write "
+            "Compute the revenue per customer over the orders whose status is "
+            f"{' or '.join(f'`{s}`' for s in statuses)}. "
+            "An order's amount is the sum of `qty \u00d7 unit_price_cents` over its `items` "
+            "(a detail field). Write "
             "`__OUT__` as one JSON object mapping each such customer to their total **in euros as a string "
             "with "
             'two decimals** (e.g. `"1234.50"`).'
@@ -814,7 +827,8 @@ write_json("__OUT__", {{k: f"{{v // 100}}.{{v % 100:02d}}" for k, v in totals.it
         rows.sort(key=lambda x: (x[3], x[0]))
         table = [["id", "customer", "units", "created"], *rows]
         text = (
-            f"List the orders that are not `cancelled` and contain at least {minimum} units in total (the sum of `qty` over "
+            f"List the orders that are not `cancelled` and contain at least {minimum} units in total (the "
+            "sum of `qty` over "
             "the order's `items`, a detail field). Write `__OUT__` as CSV with the header "
             "`id,customer,units,created`, "
             "one row per order, sorted by `created` ascending, then by `id`."
@@ -839,7 +853,8 @@ write_csv("__OUT__", ["id", "customer", "units", "created"], rows)
         cutoff = rng.choice(["2024-04-15", "2024-05-01", "2024-05-20", "2024-06-01"])
         carrier = rng.choice(["DHL", "UPS", "PostNL", "GLS"])
         text = (
-            f"Ship the backlog: every order with status `paid` created on or before {cutoff} gets `status` `shipped` "
+            f"Ship the backlog: every order with status `paid` created on or before {cutoff} gets `status` "
+            "`shipped` "
             f"and `carrier` `{carrier}`. Leave every other order unchanged."
         )
         solve = f"""for o in fetch_all():
@@ -869,7 +884,8 @@ write_csv("__OUT__", ["id", "customer", "units", "created"], rows)
                 entry["without_mfa"] += 0 if r["mfa"] else 1
         result = dict(sorted(out.items()))
         text = (
-            f"Audit the active `{role}` accounts per team. Write `__OUT__` as one JSON object whose keys are the teams "
+            f"Audit the active `{role}` accounts per team. Write `__OUT__` as one JSON object whose keys "
+            "are the teams "
             f'that have at least one active {role}; each value is an object `{{"total": <active {role}s>, '
             '"without_mfa": <how many of them have `mfa` false>}` (`mfa` is a detail field).'
         )
@@ -900,7 +916,8 @@ write_json("__OUT__", out)
             [r["username"], r["team"], r["role"], r["last_login"]] for r in rows
         ]
         text = (
-            f"Find the dormant accounts: active users whose `last_login` (a detail field, `YYYY-MM-DD`) is before {cutoff}. "
+            "Find the dormant accounts: active users whose `last_login` (a detail field, `YYYY-MM-DD`) is "
+            f"before {cutoff}. "
             "Write `__OUT__` as CSV with the header `username,team,role,last_login`, one row per user, "
             "oldest login "
             "first, ties by `username` ascending."
@@ -948,7 +965,8 @@ write_csv("__OUT__", ["username", "team", "role", "last_login"], rows)
             )
         cutoff = rng.choice(["2024-02-15", "2024-03-15", "2024-04-15"])
         text = (
-            f"Deactivate the dormant accounts: every active user whose `last_login` (a detail field) is before {cutoff} "
+            "Deactivate the dormant accounts: every active user whose `last_login` (a detail field) is "
+            f"before {cutoff} "
             "gets `active` set to `false` (a JSON boolean). No other field or user changes."
         )
         solve = f"""for u in fetch_all():
@@ -966,7 +984,7 @@ write_csv("__OUT__", ["username", "team", "role", "last_login"], rows)
 
     def _task_users_create(self, rng: random.Random, records: list[dict[str, Any]], d: int) -> dict[str, Any]:
         used = {r["username"] for r in records}
-        new = []
+        new: list[dict[str, Any]] = []
         while len(new) < {1: 3, 2: 5, 3: 8}[d]:
             name = rng.choice(
                 [

@@ -306,7 +306,10 @@ class ScriptFix(Family):
             **params,
         )
         return Draft(
-            title=f"Fix {n_bugs} bug{'s' if n_bugs > 1 else ''} in {path.rsplit('/', 1)[1]} so it meets its specification",
+            title=(
+                f"Fix {n_bugs} bug{'s' if n_bugs > 1 else ''} in {path.rsplit('/', 1)[1]} "
+                "so it meets its specification"
+            ),
             instruction=instruction,
             files=files,
             params={
@@ -368,7 +371,8 @@ class ScriptFix(Family):
         for i in range(30):
             lvl = rng.choice([*levels, "ERROR", "error", "Warn"])
             lines.append(
-                f"2024-05-0{1 + i // 10}T{i % 24:02d}:{(i * 7) % 60:02d}:00Z {lvl} {rng.choice(comps)}: request {i} done"
+                f"2024-05-0{1 + i // 10}T{i % 24:02d}:{(i * 7) % 60:02d}:00Z {lvl} {rng.choice(comps)}: "
+                f"request {i} done"
             )
             if rng.random() < 0.1:
                 lines.append("")
@@ -528,7 +532,8 @@ class ScriptFix(Family):
             [f"/app/{folder}/daily_counts.py", f"/app/{folder}/per_day.py", "/app/bin/event_days.py"]
         )
         rows = ["id,timestamp,status"] + [
-            f"{i},2024-05-{rng.randint(1, 9):02d}T{rng.randint(0, 23):02d}:00:00Z,{rng.choice([*statuses, 'skipped'])}"
+            f"{i},2024-05-{rng.randint(1, 9):02d}T{rng.randint(0, 23):02d}:00:00Z,"
+            f"{rng.choice([*statuses, 'skipped'])}"
             for i in range(20)
         ]
         sample = f"/app/{folder}/{event}s.csv"
@@ -571,7 +576,8 @@ class ScriptFix(Family):
             "sample": "\n".join(rows) + "\n",
             "sample_cmd": f"python3 {script} {sample} /tmp/{who}s.clean.csv",
             "anchors": {
-                "fill": '            merged[key] = {"name": row["name"].strip(), "email": key, "phone": row["phone"].strip()}\n'
+                "fill": '            merged[key] = {"name": row["name"].strip(), "email": key, '
+                '"phone": row["phone"].strip()}\n'
             },
         }
 
@@ -584,7 +590,8 @@ class ScriptFix(Family):
             [f"/app/{folder}/usage_by_ext.sh", f"/app/{folder}/diskreport.sh", "/app/bin/ext-usage.sh"]
         )
         lines = [
-            f"{rng.randint(0, 5000000)}\t{rng.choice(['docs/', 'my photos/', ''])}{rng.choice(['a.pdf', 'B.JPG', 'c.jpg', 'notes', 'd e.txt'])}"
+            f"{rng.randint(0, 5000000)}\t{rng.choice(['docs/', 'my photos/', ''])}"
+            f"{rng.choice(['a.pdf', 'B.JPG', 'c.jpg', 'notes', 'd e.txt'])}"
             for _ in range(12)
         ]
         sample = f"/app/{folder}/listing.txt"

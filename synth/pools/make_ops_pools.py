@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from faker import Faker
 
@@ -93,7 +94,7 @@ SECTIONS: dict[str, list[tuple[str, str, list[object], str | None]]] = {
         ("by", "str", ["ip", "token"], "what a limit is counted per"),
     ],
 }
-OPTIONAL = {
+OPTIONAL: dict[str, list[tuple[str, str, list[Any]]]] = {
     "cache": [
         ("backend", "str", ["redis"]),
         ("url", "str", ["redis://localhost:6379/0"]),
