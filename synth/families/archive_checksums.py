@@ -7,6 +7,7 @@ computes the expected report and end state; the checker compares every tree and 
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
@@ -19,6 +20,9 @@ from synth.families.organize_files import FALLBACK_STEMS, Tree, tree_spec, words
 from synth.pools import PoolItem, Pools
 
 T = "archive-checksums"
+GENERATED = (dt.date(2021, 1, 1), dt.date(2025, 12, 31))
+"""When a manifest says it was generated: fixed, so a seed gives the same task on any day."""
+GENERATED_AT = (dt.datetime(2021, 1, 1), dt.datetime(2025, 12, 31))
 ALGOS = {"sha256": ("SHA256", 64), "sha1": ("SHA1", 40), "md5": ("MD5", 32)}
 MANIFEST_NAMES = {
     "sha256": ["SHA256SUMS", "checksums.sha256", "SHA256SUMS.txt", "manifest.sha256"],
@@ -133,7 +137,7 @@ class ArchiveChecksums(Family):
         if mformat != "json":
             if difficulty >= 2:
                 lines.append(
-                    f"# {tag} checksums for {project}, generated {fake.date_this_decade().isoformat()}"
+                    f"# {tag} checksums for {project}, generated {fake.date_between(*GENERATED).isoformat()}"
                 )
             for p in order:
                 hx = digest(algo, good[p])
@@ -164,7 +168,7 @@ class ArchiveChecksums(Family):
         else:
             doc = {
                 "algorithm": algo,
-                "generated": fake.date_time_this_decade().isoformat(timespec="seconds"),
+                "generated": fake.date_time_between(*GENERATED_AT).isoformat(timespec="seconds"),
                 "files": [
                     {"path": e["path"], "size": len(good[p]), "digest": e["digest"]}
                     for e, p in zip(entries, order, strict=True)

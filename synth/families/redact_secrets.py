@@ -9,6 +9,7 @@ member order).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
@@ -25,6 +26,9 @@ ENV_LINE = re.compile(r"^(export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 YAML_LINE = re.compile(r"^( *)([A-Za-z_][A-Za-z0-9_-]*):(.*)$")
 URL_CRED = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)([^\s@/]+)@")
 PLAIN_SCALAR = re.compile(r"^(-?\d+(\.\d+)?|true|false|null|~)$")
+
+ROTATED = (dt.date(2025, 1, 1), dt.date(2025, 12, 31))
+"""When a secret says it was rotated: fixed, so a seed gives the same task on any day."""
 
 
 class Rules:
@@ -360,7 +364,7 @@ class RedactSecrets(Family):
                 f"SIGNING_KEY_FILE=/run/secrets/{fake.word()}.pem",
                 f"AUDIT_DB=postgres://audit:{token()}@audit.internal/audit",
                 f"API_KEY_ID={fake.bothify('kid-####')}",
-                f"Cache_Token={token()} # rotated {fake.date_this_year()}",
+                f"Cache_Token={token()} # rotated {fake.date_between(*ROTATED)}",
                 f"PRIVATE_KEY_PATH=/etc/{fake.word()}/key.pem",
                 f"CREDENTIALS_REF=vault://{fake.word()}/{fake.word()}",
                 f"MONKEY={fake.word()}",

@@ -423,7 +423,9 @@ def make_secrets(rng: random.Random, fake: Faker, words: dict[str, list[str]]) -
                 env.append(f"{vendor}_CLIENT_SECRET='{_token(rng, fake)}'")
             elif choice == 3:
                 env.append(f"{vendor}_KEY_ID={fake.bothify('key-####-????')}")
-                env.append(f"{vendor}_PRIVATE_KEY={_token(rng, fake)}  # rotated {fake.date_this_year()}")
+                key = _token(rng, fake)
+                rotated = fake.date_between(dt.date(2025, 1, 1), dt.date(2025, 12, 31))
+                env.append(f"{vendor}_PRIVATE_KEY={key}  # rotated {rotated.isoformat()}")
             elif choice == 4:
                 env.append(f"{vendor}_URL=https://{fake.domain_name()}/v{rng.randint(1, 3)}")
                 env.append(f"{vendor}_AUTH={_token(rng, fake)}")
