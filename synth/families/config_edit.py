@@ -69,7 +69,7 @@ STRING_VALUES = {
     "endpoint": ["http://otel-collector:4317", "http://tracing.internal:4317"],
     "exporter": ["otlp", "jaeger"],
 }
-NEW_KEYS: dict[str, list[tuple[str, str, Any]]] = {
+NEW_KEYS: dict[str, list[tuple[str, str, str | int | bool]]] = {
     "server": [
         ("keepalive_timeout", "int", 75),
         ("access_log", "bool", False),
@@ -543,8 +543,8 @@ class ConfigEdit(Family):
             return rng.choice(
                 [
                     f"rename the key `{e.key}`{where} to `{e.new_key}`, keeping its value and its position",
-                    f"`{e.key}`{where} is now called `{e.new_key}`: rename it in place (same value, same "
-                    "line)",
+                    f"`{e.key}`{where} is now called `{e.new_key}`: rename it in place "
+                    "(same value, same line)",
                 ]
             )
         if e.op == "remove":
@@ -570,24 +570,22 @@ class ConfigEdit(Family):
         if e.op == "add":
             return rng.choice(
                 [
-                    f"add a new key `{e.key}` with the value {shown(e.value, fmt)}{where}, on the line "
-                    "directly "
-                    f"after `{e.after}`",
+                    f"add a new key `{e.key}` with the value {shown(e.value, fmt)}{where}, "
+                    f"on the line directly after `{e.after}`",
                     f"insert `{e.key} = {e.value}`{where} right below the `{e.after}` line",
                 ]
             )
         values = ", ".join(f"`{k} = {v}`" for k, v in e.values)
         head = (
-            f"the commented-out `[{e.block}]` section (the `# [{e.block}]` line and the `# key = value` "
-            "lines under it)"
+            f"the commented-out `[{e.block}]` section "
+            f"(the `# [{e.block}]` line and the `# key = value` lines under it)"
             if fmt != "conf"
             else f"the commented-out `{e.block}_*` settings (the `# {e.block}_... = ...` lines)"
         )
         return rng.choice(
             [
-                f"enable {head}: uncomment {'it' if fmt != 'conf' else 'them'} at the same position, with "
-                "exactly "
-                f"these settings: {values}",
+                f"enable {head}: uncomment {'it' if fmt != 'conf' else 'them'} at the same position, "
+                f"with exactly these settings: {values}",
                 f"turn {head} into live settings where they stand, with the values {values}",
             ]
         )

@@ -90,7 +90,7 @@ LIST_FILES = {
         "webhooks",
     ],
 }
-CONFIG_KEYS: dict[str, list[tuple[str, list[Any]]]] = {
+CONFIG_KEYS: dict[str, list[tuple[str, list[str | int]]]] = {
     "core": [
         ("timeout", [15, 30, 45, 60, 90]),
         ("retries", [2, 3, 4, 5, 8]),

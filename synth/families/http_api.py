@@ -478,8 +478,8 @@ class HttpApi(Family):
             if r["status"] == status and r["comments"] >= min_comments:
                 counts[r[field]] = counts.get(r[field], 0) + 1
         cond = f"status `{status}`" + (
-            f" and at least {min_comments} comment{'s' if min_comments > 1 else ''} (`comments`, a detail "
-            "field)"
+            f" and at least {min_comments} comment{'s' if min_comments > 1 else ''} "
+            "(`comments`, a detail field)"
             if min_comments
             else ""
         )
@@ -551,8 +551,7 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
             cutoff = rng.choice(["2024-03-01", "2024-04-01", "2024-05-01"])
             text = (
                 "Close stale tickets: every ticket whose status is `pending` and whose `created` date is "
-                "**before** "
-                f"{cutoff} must get the status `closed`. Change nothing else, and no other ticket."
+                f"**before** {cutoff} must get the status `closed`. Change nothing else, and no other ticket."
             )
             solve = f"""for t in fetch_all():
     if t["status"] == "pending" and t["created"] < {cutoff!r}:
@@ -571,9 +570,8 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
         people = sorted({r["assignee"] for r in records})
         a, b = rng.sample(people, 2)
         text = (
-            f"`{a}` is leaving. Reassign every ticket of `{a}` that is not `closed` to `{b}` (field "
-            "`assignee`); "
-            f"{a}'s closed tickets stay as they are, and nothing else changes."
+            f"`{a}` is leaving. Reassign every ticket of `{a}` that is not `closed` to `{b}` "
+            f"(field `assignee`); {a}'s closed tickets stay as they are, and nothing else changes."
         )
         solve = f"""for t in fetch_all():
     if t["assignee"] == {a!r} and t["status"] != "closed":
@@ -629,9 +627,8 @@ write_csv("__OUT__", ["id", "customer", "assignee", "comments"], rows)
         text = (
             lead.replace("__FILE__", f"/app/{file}")
             + f": one `POST` per row, with a JSON body holding exactly the columns "
-            f"{', '.join(f'`{c}`' for c in columns)} as strings, as they appear in the file. Create each "
-            "exactly once; "
-            "do not change or delete existing records."
+            f"{', '.join(f'`{c}`' for c in columns)} as strings, as they appear in the file. "
+            "Create each exactly once; do not change or delete existing records."
         )
         table = [columns] + [[row[c] for c in columns] for row in new]
         solve = f"""import csv
@@ -658,11 +655,9 @@ with open("/app/{file}", newline="", encoding="utf-8") as fh:
                 out.setdefault(r[by], []).append(r["hostname"])
         result = {k: sorted(v) for k, v in sorted(out.items())}
         text = (
-            f"For each `{by}`, list the hostnames of the devices whose status is `{status}`. Write "
-            "`__OUT__` as one "
-            f"JSON object: keys are the `{by}` values that have at least one such device, values are the "
-            "sorted "
-            f"(ascending) lists of their hostnames."
+            f"For each `{by}`, list the hostnames of the devices whose status is `{status}`. "
+            f"Write `__OUT__` as one JSON object: keys are the `{by}` values that have at least one "
+            "such device, values are the sorted (ascending) lists of their hostnames."
         )
         solve = f"""out = {{}}
 for dev in fetch_all():
@@ -693,10 +688,9 @@ write_json("__OUT__", {{k: sorted(v) for k, v in out.items()}})
             [r["hostname"], r["site"], r["firmware"], r["last_seen"]] for r in rows
         ]
         text = (
-            "Find the devices that need a firmware upgrade: status other than `maintenance` and `firmware` "
-            "(a detail "
-            f"field) lower than `{minimum}`, comparing versions number by number (so `2.4.1` < `2.10.0`). "
-            "Write `__OUT__` "
+            "Find the devices that need a firmware upgrade: status other than `maintenance` and "
+            f"`firmware` (a detail field) lower than `{minimum}`, comparing versions number by number "
+            "(so `2.4.1` < `2.10.0`). Write `__OUT__` "
             "as CSV with the header `hostname,site,firmware,last_seen`, one row per device, sorted by "
             "`site` then "
             "`hostname` (both ascending)."
@@ -731,11 +725,9 @@ write_csv("__OUT__", ["hostname", "site", "firmware", "last_seen"], rows)
         site = rng.choice(sites) if sites else "ams"
         team = rng.choice(["field-ops", "noc", "site-services"])
         text = (
-            f"Every device at site `{site}` whose status is `offline` goes into maintenance: set its "
-            "`status` to "
-            f"`maintenance` and its `owner_team` to `{team}`, in one `PATCH` each or two, as you like. No "
-            "other device "
-            "may change."
+            f"Every device at site `{site}` whose status is `offline` goes into maintenance: "
+            f"set its `status` to `maintenance` and its `owner_team` to `{team}`, in one `PATCH` each "
+            "or two, as you like. No other device may change."
         )
         solve = f"""for dev in fetch_all():
     if dev["site"] == {site!r} and dev["status"] == "offline":
@@ -827,8 +819,8 @@ write_json("__OUT__", {{k: f"{{v // 100}}.{{v % 100:02d}}" for k, v in totals.it
         rows.sort(key=lambda x: (x[3], x[0]))
         table = [["id", "customer", "units", "created"], *rows]
         text = (
-            f"List the orders that are not `cancelled` and contain at least {minimum} units in total (the "
-            "sum of `qty` over "
+            f"List the orders that are not `cancelled` and contain at least {minimum} units in total "
+            "(the sum of `qty` over "
             "the order's `items`, a detail field). Write `__OUT__` as CSV with the header "
             "`id,customer,units,created`, "
             "one row per order, sorted by `created` ascending, then by `id`."
@@ -853,9 +845,8 @@ write_csv("__OUT__", ["id", "customer", "units", "created"], rows)
         cutoff = rng.choice(["2024-04-15", "2024-05-01", "2024-05-20", "2024-06-01"])
         carrier = rng.choice(["DHL", "UPS", "PostNL", "GLS"])
         text = (
-            f"Ship the backlog: every order with status `paid` created on or before {cutoff} gets `status` "
-            "`shipped` "
-            f"and `carrier` `{carrier}`. Leave every other order unchanged."
+            f"Ship the backlog: every order with status `paid` created on or before {cutoff} "
+            f"gets `status` `shipped` and `carrier` `{carrier}`. Leave every other order unchanged."
         )
         solve = f"""for o in fetch_all():
     if o["status"] == "paid" and o["created"] <= {cutoff!r}:
@@ -884,8 +875,8 @@ write_csv("__OUT__", ["id", "customer", "units", "created"], rows)
                 entry["without_mfa"] += 0 if r["mfa"] else 1
         result = dict(sorted(out.items()))
         text = (
-            f"Audit the active `{role}` accounts per team. Write `__OUT__` as one JSON object whose keys "
-            "are the teams "
+            f"Audit the active `{role}` accounts per team. Write `__OUT__` as one JSON object "
+            "whose keys are the teams "
             f'that have at least one active {role}; each value is an object `{{"total": <active {role}s>, '
             '"without_mfa": <how many of them have `mfa` false>}` (`mfa` is a detail field).'
         )

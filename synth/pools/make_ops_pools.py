@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 from faker import Faker
 
@@ -94,7 +93,7 @@ SECTIONS: dict[str, list[tuple[str, str, list[object], str | None]]] = {
         ("by", "str", ["ip", "token"], "what a limit is counted per"),
     ],
 }
-OPTIONAL: dict[str, list[tuple[str, str, list[Any]]]] = {
+OPTIONAL: dict[str, list[tuple[str, str, list[object]]]] = {
     "cache": [
         ("backend", "str", ["redis"]),
         ("url", "str", ["redis://localhost:6379/0"]),
