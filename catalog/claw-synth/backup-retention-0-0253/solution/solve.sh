@@ -1,0 +1,65 @@
+#!/bin/bash
+# Reference solution: read the timestamps from the names, compute the keep set, then act.
+set -euo pipefail
+python3 - <<'PY'
+import datetime
+import json
+import os
+import re
+import shutil
+
+FOLDER = '/app/vm-snapshots'
+REGEXES = {'vm-build': 'vm\\-build-(\\d{4})-(\\d{2})-(\\d{2})\\.qcow2'}  # backup set -> the exact name pattern
+TODAY = datetime.date.fromisoformat('2025-08-03')
+
+backups = []  # (name, timestamp, set)
+for name in sorted(os.listdir(FOLDER)):
+    if not os.path.isfile(os.path.join(FOLDER, name)):
+        continue
+    for prefix, regex in REGEXES.items():
+        m = re.fullmatch(regex, name)
+        if not m:
+            continue
+        parts = [int(g) for g in m.groups()] + [0, 0]
+        try:
+            when = datetime.datetime(parts[0], parts[1], parts[2], parts[3], parts[4])
+        except ValueError:
+            continue
+        backups.append((name, when, prefix))
+newest_first = sorted(backups, key=lambda b: b[1], reverse=True)
+BUCKET = {
+    "daily": lambda w: w.date(),
+    "weekly": lambda w: w.isocalendar()[:2],
+    "monthly": lambda w: (w.year, w.month),
+    "yearly": lambda w: w.year,
+}
+
+
+def newest_per(items, rule, count=None):
+    kept, seen = [], set()
+    for name, when, _ in items:
+        bucket = BUCKET[rule](when)
+        if bucket in seen:
+            continue
+        if count is not None and len(seen) >= count:
+            break
+        seen.add(bucket)
+        kept.append(name)
+    return kept
+
+
+keep, reasons = set(), {}
+BUDGET, total = 11264, 0
+for i, (name, _, _) in enumerate(newest_first):
+    size = os.path.getsize(os.path.join(FOLDER, name))
+    if i and total + size > BUDGET:
+        break
+    total += size
+    keep.add(name)
+names = sorted((b[0] for b in backups), key=lambda n: n.encode())
+drop = [n for n in names if n not in keep]
+for n in drop:
+    os.remove(os.path.join(FOLDER, n))
+with open('/app/pruned.txt', "w") as fh:
+    fh.writelines(n + "\n" for n in drop)
+PY

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Reference solution: parse the CSV, apply the validity and duplicate rules, aggregate with Decimal.
+set -euo pipefail
+mkdir -p "$(dirname /app/results/amount_by_month.json)"
+python3 - <<'PY'
+import csv
+import json
+import re
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+
+SRC = '/app/exports/expense_claims_raw.csv'
+OUT = '/app/results/amount_by_month.json'
+NUM = 'amount'
+GROUP = 'approved'
+KEY = 'claim_id'
+REQUIRED = ['claim_id', 'approved', 'submitted_on']
+NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+STEP = Decimal('1e-1')
+ROUNDING = ROUND_HALF_UP
+
+
+def rounded(value):
+    return value.quantize(STEP, rounding=ROUNDING)
+
+
+def text(value):
+    return f"{rounded(value):.1f}"
+
+
+def norm(value):
+    return value
+
+
+with open(SRC, newline="", encoding="utf-8") as fh:
+    reader = csv.reader(fh)
+    header = [h.strip() for h in next(reader)]
+    records = list(reader)
+
+invalid = 0
+valid = []
+for record in records:
+    if not record:
+        continue  # an empty line
+    fields = [f.strip() for f in record]
+    if len(fields) != len(header):
+        invalid += 1
+        continue
+    row = dict(zip(header, fields))
+    ok = all(row[c] != "" for c in REQUIRED) and NUMBER.fullmatch(row[NUM]) is not None
+    ok = ok and not row[NUM].startswith("-")
+    ok = ok and DATE.fullmatch(row['submitted_on']) is not None
+    if not ok:
+        invalid += 1
+        continue
+    valid.append(row)
+
+kept = {}
+for row in valid:
+    kept.setdefault(row[KEY], row)  # the first valid occurrence wins
+rows = list(kept.values())
+duplicates = len(valid) - len(rows)
+
+
+def stats(values):
+    total = sum(values, Decimal(0))
+    return {"count": len(values), "sum": total, "mean": total / len(values), "min": min(values), "max": max(values)}
+
+
+months = {}
+for row in rows:
+    months.setdefault(row['submitted_on'][:7], []).append(Decimal(row[NUM]))
+result = {}
+for month in sorted(months):
+    s = stats(months[month])
+    result[month] = {'rows': s['count'], 'total_amount': float(rounded(s['sum']))}
+with open(OUT, "w", encoding="utf-8") as fh:
+    json.dump(result, fh, indent=2)
+    fh.write("\n")
+PY

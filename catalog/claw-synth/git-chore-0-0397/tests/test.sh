@@ -1,0 +1,8 @@
+#!/bin/bash
+# Hidden verifier: the checks live in check.py (it prints what failed); always write a reward.
+mkdir -p /logs/verifier
+if python3 /tests/check.py; then
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo 0 > /logs/verifier/reward.txt
+fi
