@@ -15,8 +15,6 @@ infrastructure failure.
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -27,7 +25,7 @@ from envs.task import Task
 from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from proxy.session import RunningProxy
-from train.errors import ResultsFileInvalid
+from train.jsonl import append_jsonl, read_jsonl
 from train.rollout import RolloutResult, run_rollout
 from train.rollout_key import RolloutKey
 
@@ -39,21 +37,7 @@ InfraPolicy = Literal["drop", "zero"]
 def load_results(run_dir: Path) -> list[RolloutResult]:
     """Every rollout result of a run directory, in the order they finished (a torn last line, from a
     crash mid-write, is skipped)."""
-    path = Path(run_dir) / RESULTS_FILE
-    if not path.is_file():
-        return []
-    lines = path.read_text().splitlines()
-    results = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            results.append(RolloutResult.model_validate_json(line))
-        except ValueError as exc:
-            if number == len(lines):
-                continue
-            raise ResultsFileInvalid(f"{path}:{number}: not a rollout result: {exc}") from exc
-    return results
+    return read_jsonl(Path(run_dir) / RESULTS_FILE, RolloutResult)
 
 
 def latest_by_sample(results: Sequence[RolloutResult]) -> dict[RolloutKey, RolloutResult]:
@@ -71,18 +55,15 @@ def scored_reward(result: RolloutResult, infra: InfraPolicy) -> float | None:
 
 
 class ResultWriter:
-    """Appends results to results.jsonl, one whole line per write, from many threads."""
+    """Appends results to results.jsonl, one whole line per write, from many threads (a torn last line
+    left by a crash is cut off first, so resuming never glues a result onto it)."""
 
     def __init__(self, run_dir: Path) -> None:
         self.path = Path(run_dir) / RESULTS_FILE
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
 
     def write(self, result: RolloutResult) -> None:
-        line = json.dumps(result.model_dump(mode="json")) + "\n"
-        with self._lock, open(self.path, "a") as f:
-            f.write(line)
-            f.flush()
+        append_jsonl(self.path, [result])
 
 
 def run_rollout_set(

@@ -85,9 +85,19 @@ def test_results_jsonl_reads_back_by_key(tmp_path: Path) -> None:
     assert latest[RolloutKey(task="acme/t", harness="h", sample=5)].policy_version is None
 
 
+def test_a_result_written_after_a_crash_is_not_glued_onto_the_torn_line(tmp_path: Path) -> None:
+    writer = ResultWriter(tmp_path)
+    writer.write(_result(0, 1.0))
+    with open(tmp_path / RESULTS_FILE, "a") as f:
+        f.write('{"rollout_id": "torn')  # the crash: a result never finished
+    ResultWriter(tmp_path).write(_result(1, 0.0))  # the resumed run
+    assert [(r.sample, r.reward) for r in load_results(tmp_path)] == [(0, 1.0), (1, 0.0)]
+    assert "torn" not in (tmp_path / RESULTS_FILE).read_text()
+
+
 def test_a_bad_line_in_the_middle_names_the_file_and_line(tmp_path: Path) -> None:
     ResultWriter(tmp_path).write(_result(0, 1.0))
     path = tmp_path / RESULTS_FILE
     path.write_text('{"not": "a result"}\n' + path.read_text())
-    with pytest.raises(ResultsFileInvalid, match=rf"{re.escape(str(path))}:1: not a rollout result"):
+    with pytest.raises(ResultsFileInvalid, match=rf"{re.escape(str(path))}:1: not a RolloutResult"):
         load_results(tmp_path)
