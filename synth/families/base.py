@@ -58,12 +58,27 @@ def _environment(directory: str) -> jinja2.Environment:
 def render(template: str, **context: Any) -> str:
     """Render `templates/<template>` (e.g. `csv-report/instruction.md.j2`); a missing variable is an error.
 
-    Filters: `tojson` (json.dumps, for literals embedded in Python checkers), `pyrepr` (repr()).
+    Filters: `tojson` (json.dumps, for literals embedded in Python checkers), `pyrepr` (repr()),
+    `copyargs` (a Dockerfile COPY's paths).
     """
     env = _environment(str(TEMPLATES))
     env.filters.setdefault("pyrepr", repr)
+    env.filters["copyargs"] = copy_args
     env.filters["tojson"] = lambda value, indent=None: json.dumps(value, indent=indent, sort_keys=True)
     return env.get_template(template).render(**context)
+
+
+def copy_args(paths: list[str]) -> str:
+    """A Dockerfile COPY's sources and destination: plain words where that is exact, else the JSON form
+    (the only one that keeps whitespace), each special character backslash-escaped, as Docker's word
+    processing (quotes, `$` variables, escapes) applies to that form too."""
+    if not any(_copy_special(ch) for path in paths for ch in path):
+        return " ".join(paths)
+    return json.dumps(["".join("\\" + ch if _copy_special(ch) else ch for ch in path) for path in paths])
+
+
+def _copy_special(ch: str) -> bool:
+    return ch.isspace() or ch in "\"'\\$"
 
 
 class Family(ABC):
