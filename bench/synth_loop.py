@@ -10,7 +10,8 @@ Every step is one of our commands, resumed if its directory exists:
    `forge-synth export ROOT/synth --catalog ROOT/catalog` (disjoint from catalog/claw: prune's blocklist);
 2. `forge-train rl --catalog ROOT/catalog --model M --steps K --eval-samples 0 --run-dir ROOT/rl`;
 3. `forge-train rollout --catalog catalog/claw -n E` with the base model, the SFT warm start
-   (`ROOT/rl/sft`) and the last GRPO checkpoint, each in its own run directory, and `forge-train eval`.
+   (`ROOT/rl/sft-model`) and the last GRPO checkpoint, each in its own run directory `ROOT/eval-<policy>`
+   (`--policies` picks which).
 Prints Markdown: the held-out pass rate of each policy with its binomial standard error, and the changes.
 """
 
@@ -57,10 +58,13 @@ def _pass_rate(run_dir: Path) -> tuple[float, int]:
     return (passed / len(scored) if scored else 0.0), len(scored)
 
 
-def report(root: Path) -> str:
+POLICIES = ("base", "sft", "grpo")
+
+
+def report(root: Path, policies: tuple[str, ...] = POLICIES) -> str:
     lines = ["| policy | held-out pass rate (catalog/claw) | rollouts |", "|---|--:|--:|"]
     rates: dict[str, tuple[float, int]] = {}
-    for name in ("base", "sft", "grpo"):
+    for name in policies:
         run_dir = root / f"eval-{name}"
         if (run_dir / "results.jsonl").is_file():
             rate, n = _pass_rate(run_dir)
@@ -88,9 +92,17 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2, help="GRPO steps.")
     parser.add_argument("--eval-samples", type=int, default=2, help="Rollouts per held-out task.")
     parser.add_argument("--root", type=Path, default=Path("runs/bench-synth-loop"))
+    parser.add_argument(
+        "--policies",
+        default=",".join(POLICIES),
+        help="Which to evaluate on the held-out catalog, of base (untrained), sft (the warm start), grpo.",
+    )
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
     root: Path = args.root
+    policies = tuple(name.strip() for name in args.policies.split(",") if name.strip())
+    if unknown := set(policies) - set(POLICIES):
+        parser.error(f"--policies: unknown {', '.join(sorted(unknown))} (choose from {', '.join(POLICIES)})")
     if not args.report_only:
         synth, catalog = root / "synth", root / "catalog"
         _run(
@@ -103,13 +115,14 @@ def main() -> None:
             str(BIN / "forge-train"), "rl", "--catalog", str(catalog), "--model", args.model,
             "--steps", str(args.steps), "--eval-samples", "0", "--seed", str(args.seed), "--run-dir", str(rl),
         )  # fmt: skip
-        if args.model == "smollm2":  # the tiny model's random start is not worth evaluating
+        if "base" in policies and args.model == "smollm2":  # the tiny model's random start: not worth it
             _held_out("base", "smollm2", root, args.eval_samples)
-        _held_out("sft", rl / "sft-model", root, args.eval_samples)
+        if "sft" in policies:
+            _held_out("sft", rl / "sft-model", root, args.eval_samples)
         last = _last_checkpoint(rl)
-        if last is not None:
+        if "grpo" in policies and last is not None:
             _held_out("grpo", last, root, args.eval_samples)
-    print(report(root))
+    print(report(root, policies))
 
 
 if __name__ == "__main__":
