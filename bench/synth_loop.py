@@ -11,7 +11,7 @@ Every step is one of our commands, resumed if its directory exists:
 2. `forge-train rl --catalog ROOT/catalog --model M --steps K --eval-samples 0 --run-dir ROOT/rl`;
 3. `forge-train rollout --catalog catalog/claw -n E` with the base model, the SFT warm start
    (`ROOT/rl/sft-model`) and the last GRPO checkpoint, each in its own run directory `ROOT/eval-<policy>`
-   (`--policies` picks which).
+   (`--policies` picks which), served with the engine and temperature rl sampled with.
 Prints Markdown: the held-out pass rate of each policy with its binomial standard error, and the changes.
 """
 
@@ -40,11 +40,16 @@ def _last_checkpoint(rl: Path) -> Path | None:
     return rl / "checkpoints" / json.loads(state.read_text())["checkpoint"] / "model"
 
 
-def _held_out(name: str, model: Path | str, root: Path, samples: int) -> Path:
+def _held_out(
+    name: str, model: Path | str, root: Path, samples: int, engine: str, temperature: float
+) -> Path:
+    """The held-out evaluation of one policy, served as `forge-train rl` serves it (engine, temperature,
+    the same call and turn caps)."""
     run_dir = root / f"eval-{name}"
     _run(
         str(BIN / "forge-train"), "rollout", "--catalog", str(HELD_OUT), "--model", str(model),
-        "-n", str(samples), "--concurrency", "4", "--max-tokens", "1024", "--max-turns", "4",
+        "--engine", engine, "--temperature", str(temperature),
+        "-n", str(samples), "--concurrency", "8", "--max-tokens", "1024", "--max-turns", "4",
         "--run-dir", str(run_dir),
     )  # fmt: skip
     return run_dir
@@ -91,6 +96,9 @@ def main() -> None:
     parser.add_argument("--model", default="smollm2", help="smollm2 or tiny.")
     parser.add_argument("--steps", type=int, default=2, help="GRPO steps.")
     parser.add_argument("--eval-samples", type=int, default=2, help="Rollouts per held-out task.")
+    parser.add_argument(
+        "--temperature", type=float, default=None, help="Sampling temperature (default: the model's recipe)."
+    )
     parser.add_argument("--root", type=Path, default=Path("runs/bench-synth-loop"))
     parser.add_argument(
         "--policies",
@@ -114,14 +122,17 @@ def main() -> None:
         _run(
             str(BIN / "forge-train"), "rl", "--catalog", str(catalog), "--model", args.model,
             "--steps", str(args.steps), "--eval-samples", "0", "--seed", str(args.seed), "--run-dir", str(rl),
+            *([] if args.temperature is None else ["--temperature", str(args.temperature)]),
         )  # fmt: skip
+        ran = json.loads((rl / "run.json").read_text())["config"]  # train.grpo_loop.RunManifest
+        engine, temperature = ran["engine"], ran["grpo"]["temperature"]  # what rl sampled with
         if "base" in policies and args.model == "smollm2":  # the tiny model's random start: not worth it
-            _held_out("base", "smollm2", root, args.eval_samples)
+            _held_out("base", "smollm2", root, args.eval_samples, engine, temperature)
         if "sft" in policies:
-            _held_out("sft", rl / "sft-model", root, args.eval_samples)
+            _held_out("sft", rl / "sft-model", root, args.eval_samples, engine, temperature)
         last = _last_checkpoint(rl)
         if "grpo" in policies and last is not None:
-            _held_out("grpo", last, root, args.eval_samples)
+            _held_out("grpo", last, root, args.eval_samples, engine, temperature)
     print(report(root, policies))
 
 

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from proxy.cpu_engine.model_init import init_model
+from proxy.store import CallStore
+
 BIN = Path(sys.executable).parent
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,6 +44,14 @@ def _forge_train(*argv: str) -> subprocess.CompletedProcess[str]:
         (["rl", "--harness", "forge-react,forge-react"], "a harness is named twice"),
         (["rl", "--engine", "sglang"], "engine: Input should be 'local' or 'vllm'"),
         (["rollout", "--model", "gpt-9"], "neither an engine"),
+        (
+            ["rollout", "--temperature", "0.6"],
+            "--temperature: applies to a policy served here, not to --model",
+        ),
+        (
+            ["rollout", "--model", "smollm2", "--temperature", "11"],
+            "--temperature': Input should be less than or equal to 10",
+        ),
         (["eval", "/nonexistent-run"], "has no rollout results"),
         (["sft", "/nonexistent-data", "--model", "m", "--out", "o"], "not a dataset"),
     ],
@@ -62,24 +73,41 @@ def test_a_model_directory_that_is_not_a_causal_lm_is_refused(tmp_path: Path) ->
         assert "describes BertModel, not a causal language model" in " ".join(out.stderr.split())
 
 
+def _first_completions(run: Path) -> list[list[int] | None]:
+    with CallStore.for_run(run) as store:
+        return [store.calls(rollout_id)[0].completion_ids for rollout_id in sorted(store.rollout_ids())]
+
+
 @pytest.mark.docker
 def test_a_policy_directory_is_evaluated_with_a_harness_given_at_rollout(
-    tmp_path: Path, base_image: str, tiny_model_dir: Path
+    tmp_path: Path, base_image: str
 ) -> None:
     """`forge-train rollout --model DIR` serves a policy (a checkpoint, say) here, at temperature 1 as
-    training samples it, with any harness: how a policy is evaluated on a harness it never trained with."""
-    run = tmp_path / "run"
-    argv = [
-        "rollout", "--task", "organize-downloads", "--harness", "mini-swe-agent", "-n", "2",
-        "--model", str(tiny_model_dir), "--max-tokens", "8", "--max-turns", "1", "--run-dir", str(run),
-    ]  # fmt: skip
-    out = _forge_train(*argv)
-    assert out.returncode == 0, out.stdout + out.stderr
-    results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
-    assert [(r["harness"], r["status"]) for r in results] == [("mini-swe-agent", "scored")] * 2
-    assert all(r["calls"] >= 1 for r in results)
-    assert json.loads((run / "run.json").read_text())["engine"] == "local"
-    evaluated = _forge_train("eval", str(run), "--plot", str(tmp_path / "eval.png"))
+    training samples it unless --temperature says otherwise, with any harness: how a policy is evaluated on
+    a harness it never trained with."""
+    # mini-swe-agent's first prompt is about 2,000 tokens: the shared tiny model's context (512) is too short
+    model = init_model(
+        tmp_path / "model", vocab_size=2048, hidden_size=64, layers=2, max_position_embeddings=4096
+    )
+    runs = {}
+    for temperature in (None, 0.0):
+        run = runs[temperature] = tmp_path / f"run-{temperature}"
+        argv = [
+            "rollout", "--task", "organize-downloads", "--harness", "mini-swe-agent", "-n", "2",
+            "--model", str(model), "--max-tokens", "8", "--max-turns", "1", "--concurrency", "1",
+            "--run-dir", str(run),
+        ]  # fmt: skip
+        out = _forge_train(*argv, *([] if temperature is None else ["--temperature", str(temperature)]))
+        assert out.returncode == 0, out.stdout + out.stderr
+        results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+        assert [(r["harness"], r["status"]) for r in results] == [("mini-swe-agent", "scored")] * 2
+        assert all(r["calls"] >= 1 for r in results)
+        ran = json.loads((run / "run.json").read_text())
+        assert (ran["engine"], ran["temperature"]) == ("local", temperature)
+    sampled, greedy = _first_completions(runs[None]), _first_completions(runs[0.0])
+    assert sampled[0] != sampled[1]  # 8 tokens drawn at T=1 from the random model's 2,048: never alike
+    assert greedy[0] == greedy[1] and greedy[0]  # greedy, one at a time: the same prompt decodes alike
+    evaluated = _forge_train("eval", str(runs[None]), "--plot", str(tmp_path / "eval.png"))
     assert evaluated.returncode == 0, evaluated.stderr
     assert (tmp_path / "eval.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

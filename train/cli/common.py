@@ -175,11 +175,12 @@ def model_serving(
     run_dir: Path,
     *,
     max_tokens: int = 512,
+    temperature: float | None = None,
     **options: object,
 ) -> tuple[str, AbstractContextManager[RunningProxy]]:
     """What `--model` names, served behind our proxy: an engine (oracle, nop, an OpenAI-compatible URL,
-    ...), or a policy to serve here (a model directory or smollm2, at temperature 1 as training samples
-    it). Returns the engine's name and the proxy's context (not started yet)."""
+    ...), or a policy to serve here (a model directory or smollm2, at `temperature`, default 1 as training
+    samples it). Returns the engine's name and the proxy's context (not started yet)."""
     from proxy.policy_server import PolicyServer  # loads torch: not at CLI start-up
     from proxy.session import ProxySession
 
@@ -187,8 +188,16 @@ def model_serving(
         if engine not in (None, "local", "vllm"):
             raise fail(f"--engine {engine}: a policy is served by local or vllm", USAGE)
         name = engine or "local"
-        policy = PolicyServer(policy_dir_or_fail(model), run_dir, max_tokens=max_tokens, engine=name)
+        policy = PolicyServer(
+            policy_dir_or_fail(model),
+            run_dir,
+            max_tokens=max_tokens,
+            engine=name,
+            temperature=1.0 if temperature is None else temperature,
+        )
         return name, _served(_policy_proxy(policy))
+    if temperature is not None:
+        raise fail(f"--temperature: applies to a policy served here, not to --model {model}", USAGE)
     name, proxy_engine = engine_or_fail(model, engine, catalogs, **options)
     return name, _served(ProxySession(proxy_engine, run_dir))
 

@@ -18,6 +18,7 @@ from rich.table import Table
 from envs.cli import VerifierNetworkOpt
 from envs.cli_support import console, fail, progress_bar
 from harnesses.registry import DEFAULT_HARNESS
+from proxy.config import MAX_TEMPERATURE
 from proxy.errors import ProxyError
 from train.cli.common import (
     DEFAULT_CATALOG,
@@ -97,6 +98,12 @@ def rollout(
         typer.Option(help="Engine name, when --model is not one; for a policy: local (default) or vllm."),
     ] = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="A policy's cap on each call's completion.")] = 512,
+    temperature: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0, max=MAX_TEMPERATURE, help="A policy's sampling temperature (default 1, as GRPO samples)."
+        ),
+    ] = None,
     samples: Annotated[int, typer.Option("--samples", "-n", min=1, help="Rollouts per task.")] = 4,
     concurrency: Annotated[int, typer.Option(min=1, help="Rollouts at once.")] = 2,
     model_name: Annotated[str, typer.Option(help="The model name the harness asks for.")] = "forge-policy",
@@ -120,6 +127,7 @@ def rollout(
         [catalog],
         run_dir,
         max_tokens=max_tokens,
+        temperature=temperature,
         upstream=upstream,
         upstream_model=upstream_model,
         tokenizer=tokenizer,
@@ -129,7 +137,8 @@ def rollout(
     (run_dir / "run.json").write_text(
         json.dumps(
             {"catalog": str(catalog), "tasks": [t.name for t in tasks], "harness": harness,
-             "engine": engine_name, "samples": samples, "model_name": model_name},
+             "engine": engine_name, "samples": samples, "model_name": model_name,
+             "temperature": temperature},
             indent=2,
         )
         + "\n"
