@@ -14,6 +14,7 @@ resumed run reuses it; SmolLM2 itself is cached once per machine under FORGE_HOM
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -140,4 +141,15 @@ def embedded_policy(
         ),
     )
     train(trainer, samples, config.sft_epochs, config.sft_batch_size, config.seed, on_sft_step)
-    return trainer.export_weights(sft_dir)
+    return export_once(trainer.export_weights, sft_dir)
+
+
+def export_once(export: Callable[[Path], Path], dest: Path) -> Path:
+    """`export(dest)`, but written beside it and renamed into place: `dest/config.json` is what marks the
+    warm start done, and an export cut short (Ctrl-C, a crash, a full disk) must not leave it behind."""
+    partial = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    export(partial)
+    shutil.rmtree(dest, ignore_errors=True)  # an earlier export's remains, never a finished one
+    partial.rename(dest)
+    return dest
