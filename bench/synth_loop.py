@@ -24,6 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from train.rollout_set import load_results
+
 BIN = Path(sys.executable).parent
 HELD_OUT = Path("catalog/claw")
 
@@ -57,9 +59,8 @@ def _held_out(
 
 def _pass_rate(run_dir: Path) -> tuple[float, int]:
     """(pass rate, scored rollouts) of a held-out evaluation (infrastructure errors left out)."""
-    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines() if line.strip()]
-    scored = [r for r in rows if r["status"] != "infra-error"]
-    passed = sum(1 for r in scored if (r.get("reward") or 0.0) >= 1.0)
+    scored = [r for r in load_results(run_dir) if r.status != "infra-error"]
+    passed = sum(1 for r in scored if r.passed)
     return (passed / len(scored) if scored else 0.0), len(scored)
 
 
