@@ -27,6 +27,7 @@ from typing import IO, Any
 
 import docker
 import docker.errors
+import requests
 from docker.models.containers import Container
 
 from envs import cleanup, labels
@@ -545,18 +546,34 @@ class DockerSandbox(Sandbox):
         self._put(buf.getvalue(), f"making {path}")
 
     def export(self, source: str, dest: IO[bytes], max_bytes: int) -> bool:
+        """The engine's tar stream of `source` into `dest`, at most `max_bytes` of it. The HTTP response is
+        closed whatever happens: one left open mid-stream (a file over the bound) keeps the engine
+        writing into a full socket while it holds the container, so its removal would hang until the
+        garbage collector happened to close the socket."""
         container = self._container()
+        api = self.client.api
+        url = f"{api.base_url}/v{api.api_version}/containers/{container.id}/archive"
         try:
-            chunks, _ = container.get_archive(source)
-            written = 0
-            for chunk in chunks:
-                written += len(chunk)
-                if written > max_bytes:
-                    raise ArchiveTooLarge(f"{source} is more than {max_bytes} bytes as an archive")
-                dest.write(chunk)
-        except docker.errors.NotFound:
-            return False
-        except docker.errors.DockerException as exc:
+            with api.get(
+                url,
+                params={"path": source},
+                stream=True,
+                headers={"Accept-Encoding": "identity"},
+                timeout=api.timeout,
+            ) as res:
+                if res.status_code == 404:
+                    return False
+                if res.status_code >= 400:
+                    raise SandboxError(
+                        f"cannot read {source} from sandbox {self.name}: {res.status_code} {res.text}"
+                    )
+                written = 0
+                for chunk in res.iter_content(64 * 1024):
+                    written += len(chunk)
+                    if written > max_bytes:
+                        raise ArchiveTooLarge(f"{source} is more than {max_bytes} bytes as an archive")
+                    dest.write(chunk)
+        except (docker.errors.DockerException, requests.RequestException) as exc:
             raise SandboxError(f"cannot read {source} from sandbox {self.name}: {exc}") from exc
         return True
 

@@ -16,7 +16,7 @@ import pytest
 import requests
 from docker.models.containers import Container
 
-from envs.errors import NetworkModeError, SandboxNotReady
+from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxNotReady
 from envs.sandbox import SandboxSpec, create_sandbox
 from envs.task_config import NetworkMode
 
@@ -218,6 +218,29 @@ def test_stop_retries_a_refused_removal_until_the_container_is_gone(
     assert refusals == [status, status]
     with pytest.raises(docker.errors.NotFound):
         client.containers.get(name)
+
+
+def test_a_file_over_the_read_bound_leaves_the_sandbox_removable(base_image: str, forge_home: Path) -> None:
+    """The agent writes a reward file far over the bound. Reading it stops at the bound; the engine's
+    stream must be closed then, not when the garbage collector gets to it: an open one keeps the engine
+    writing into a full socket while it holds the container, and the removal hung (a 10 MB reward.json
+    once timed the suite's gate tests out after 600 s)."""
+    sb = create_sandbox(_spec(base_image))
+    sb.start()
+    stopper = threading.Thread(target=sb.stop, daemon=True)
+    try:
+        assert sb.exec("head -c 30000000 /dev/zero > /tmp/big").exit_code == 0
+        with pytest.raises(ArchiveTooLarge) as raised:
+            sb.read_file("/tmp/big", 1000)
+        kept = raised.value  # its traceback keeps the reading frame alive, as an error record does
+        started = time.monotonic()
+        stopper.start()
+        stopper.join(45)
+        assert not stopper.is_alive(), "stop() hung after the bounded read"
+        assert time.monotonic() - started < 45, kept
+    finally:
+        if not stopper.is_alive():
+            sb.stop()
 
 
 def _image_with_entrypoint(client: docker.DockerClient, base_image: str, tmp_path: Path, script: str) -> str:
