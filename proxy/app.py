@@ -17,6 +17,8 @@ and a call whose record cannot be committed is answered with an error, never as 
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
 import math
 import time
@@ -30,12 +32,15 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from proxy.blob_store import BlobStore
 from proxy.bodies import load_json
 from proxy.config import ProxyConfig
 from proxy.control import Control
 from proxy.control_app import create_control_app
 from proxy.engines.base import Engine
 from proxy.errors import BadRequest, BodyTooLarge, NotRecorded, Paused, ProxyError, UnknownModel
+from proxy.image_fetch import inline_image_urls
+from proxy.images import ImageBudget, ImagePart, redact_images
 from proxy.record_writer import RecordWriter
 from proxy.records import UNTAGGED, CallRecord, CallStatus, WireApi
 from proxy.store import CallStore
@@ -64,6 +69,7 @@ class ProxyServer:
     def __init__(self, engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> None:
         self.engine = engine
         self.store = store
+        self.blobs = BlobStore.beside(store.path)
         self.writer = RecordWriter(store)
         self.config = config or ProxyConfig()
         self.control = Control(self.config.retry_after_sec)
@@ -71,6 +77,19 @@ class ProxyServer:
     def check_model(self, model: str) -> None:
         if not self.config.accept_any_model and model not in self.config.models:
             raise UnknownModel(f"model {model!r} is not served here; served: {', '.join(self.config.models)}")
+
+    async def keep_images(self, record: CallRecord, body: Any, parts: list[ImagePart]) -> None:
+        """Put the request's images in the blob store (before the record naming them is committed) and
+        record them by hash; then refuse them if the engine takes text only."""
+        await asyncio.to_thread(lambda: [self.blobs.put(p.data) for p in parts])
+        record.images = [p.ref for p in parts]
+        record.request = redact_images(body, parts)
+        if not self.engine.accepts_images:
+            raise BadRequest(
+                f"model {record.model!r} takes text only (engine {self.engine.name}); the request has "
+                f"{len(parts)} image(s), the first at {parts[0].where}",
+                param=parts[0].where,
+            )
 
     async def serve(self, api: WireApi, request: Request, rollout_id: str | None) -> Response:
         wire = WIRE_ADAPTERS[api]
@@ -94,12 +113,24 @@ class ProxyServer:
             except BadRequest:
                 record.request = raw.decode("utf-8", errors="replace")[:100_000]
                 raise
-            record.request = body
+            # image bytes never go into a row: every data URI / base64 payload is replaced (by its blob's
+            # name once the image is kept, else by a note)
+            record.request = redact_images(body, []) if _may_hold_images(raw) else body
             if isinstance(body, dict):
                 record.stream = bool(body.get("stream"))
                 record.model = body.get("model") if isinstance(body.get("model"), str) else None
-            generation_request, parsed = wire.parse(body)
+            budget = ImageBudget(self.config.images)
+            if self.config.images.fetch_urls and b"http" in raw:  # only when configured: see image_fetch
+                body = await inline_image_urls(copy.deepcopy(body), self.config.images)
+            if (
+                _may_hold_images(raw) or self.config.images.fetch_urls
+            ):  # decoding megabytes of images must not stall the other calls
+                generation_request, parsed = await asyncio.to_thread(wire.parse, body, budget)
+            else:
+                generation_request, parsed = wire.parse(body, budget)
             self.check_model(generation_request.model)
+            if generation_request.images:
+                await self.keep_images(record, body, generation_request.images)
             overrides = self.config.overrides.merged(self.control.rollout_overrides.get(rollout))
             generation_request = overrides.apply(generation_request)
             generation_request.rollout_id = rollout
@@ -144,6 +175,11 @@ class ProxyServer:
             log.exception("call %s: its error could not be recorded either", record.call_id)
         headers = {"retry-after": str(math.ceil(exc.retry_after))} if isinstance(exc, Paused) else None
         return JSONResponse(record.response, status_code=exc.status, headers=headers)
+
+
+def _may_hold_images(raw: bytes) -> bool:
+    """Whether a body may carry image data (a data URI or a base64 source): most calls skip the walk."""
+    return b"base64" in raw
 
 
 def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> FastAPI:
@@ -208,7 +244,7 @@ def _count_tokens(server: ProxyServer) -> Any:
     async def endpoint(request: Request, rollout_id: str | None = None) -> Response:
         try:
             body = load_json(await request.body(), server.config.max_body_bytes)
-            generation_request = messages.parse_count_tokens(body)
+            generation_request = messages.parse_count_tokens(body, ImageBudget(server.config.images))
             server.check_model(generation_request.model)
             return JSONResponse(messages.render_count(await server.engine.count_tokens(generation_request)))
         except ProxyError as exc:

@@ -139,6 +139,10 @@ def serve(
     ),
     model: list[str] = typer.Option(["forge-policy"], help="Model names served; repeatable."),
     accept_any_model: bool = typer.Option(False, help="Serve any model name a client asks for."),
+    fetch_image_urls: bool = typer.Option(
+        False,
+        help="Fetch http(s) image URLs in requests (off: they are a 400; never turn it on for sandboxes).",
+    ),
     temperature: float | None = typer.Option(None, help="Force this temperature on every call."),
     top_p: float | None = typer.Option(None, help="Force this top_p on every call."),
     max_tokens: int | None = typer.Option(None, help="Cap every call's max tokens."),
@@ -151,6 +155,7 @@ def serve(
 
     from proxy.config import ProxyConfig, SamplingOverrides
     from proxy.engine_options import EngineOptions
+    from proxy.images import ImageLimits
     from proxy.launch import serve as run
 
     options = EngineOptions(
@@ -169,7 +174,12 @@ def serve(
             f"--{'-'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}" for e in exc.errors()
         )
         raise typer.BadParameter(problems) from None
-    config = ProxyConfig(models=model, accept_any_model=accept_any_model, overrides=overrides)
+    config = ProxyConfig(
+        models=model,
+        accept_any_model=accept_any_model,
+        overrides=overrides,
+        images=ImageLimits(fetch_urls=fetch_image_urls),
+    )
     typer.echo(f"forge-proxy: engine {engine}, recording to {run_dir}/calls.sqlite")
 
     def announce(what: str, where: str) -> None:
@@ -203,6 +213,7 @@ def export(
     require_reward: bool = typer.Option(False, help="Skip rollouts that have no reward."),
 ) -> None:
     """Export recorded rollouts as token-level chains (veRL fields) or as SFT conversations."""
+    from proxy.blob_store import BlobStore
     from proxy.export import export_jsonl, export_parquet
     from proxy.sft import export_sft_jsonl, rollout_examples
     from proxy.store import STORE_FILENAME, CallStore
@@ -216,7 +227,8 @@ def export(
         rewards = {rid: (r.reward if r else None) for rid, r in rollouts.items()}
         if out.name.endswith(".sft.jsonl"):
             calls = {rid: store.calls(rid) for rid in ids if not require_reward or rewards[rid] is not None}
-            count = export_sft_jsonl(rollout_examples(calls, rewards), out)
+            blobs = BlobStore.beside(store.path)
+            count = export_sft_jsonl(rollout_examples(calls, rewards, blobs), out, blobs)
             typer.echo(f"{count} conversation(s) from {len(calls)} rollout(s) written to {out}")
             return
         trajectories = build_trajectories(store, ids)

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import GenerationRequest
+from proxy.images import ImageLimits
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_TOKENS_LIMIT = 2**31 - 1
@@ -85,6 +86,8 @@ class ProxyConfig(BaseModel):
     """Serve any model name (harnesses with hard-coded names); otherwise unknown names get 404."""
     overrides: SamplingOverrides = Field(default_factory=SamplingOverrides)
     max_body_bytes: int = MAX_BODY_BYTES
+    images: ImageLimits = Field(default_factory=ImageLimits)
+    """Bounds on a request's images, and whether image URLs are fetched."""
     retry_after_sec: float = 2.0
     """Retry-After sent with 429 while paused."""
 

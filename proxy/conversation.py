@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from proxy.images import ImagePart
+
 Role = Literal["system", "user", "assistant", "tool"]
 FinishReason = Literal["stop", "length", "tool_calls"]
 
@@ -35,6 +37,21 @@ class Message(BaseModel):
     tool_call_id: str | None = None
     """For role `tool`: which call this is the result of."""
     name: str | None = None
+    images: list[ImagePart] = Field(default_factory=list)
+    """Images of the turn, each at its character offset into `content` (where it was sent)."""
+
+    def parts(self) -> list[str | ImagePart]:
+        """The content as text pieces and images, in the order they were sent."""
+        out: list[str | ImagePart] = []
+        at = 0
+        for image in sorted(self.images, key=lambda p: p.offset):
+            if image.offset > at:
+                out.append(self.content[at : image.offset])
+                at = image.offset
+            out.append(image)
+        if at < len(self.content) or not out:
+            out.append(self.content[at:])
+        return out
 
 
 class Tool(BaseModel):
@@ -66,6 +83,11 @@ class GenerationRequest(BaseModel):
     task: str | None = None
     """The task the rollout is of, from its per-rollout config (proxy.config), for engines that answer
     per task (the oracle); None when the rollout named none."""
+
+    @property
+    def images(self) -> list[ImagePart]:
+        """Every image of the conversation, in order."""
+        return [image for m in self.messages for image in m.images]
 
 
 class Usage(BaseModel):

@@ -2,7 +2,8 @@
 
     ProxyError
     ├── BadRequest          the client's request is malformed (400), carries the offending field
-    │   └── BodyTooLarge    (413)
+    │   ├── BodyTooLarge    (413)
+    │   └── ImageTooLarge   an image, or the request's images, over a bound (413)
     ├── UnknownModel        the model name is not served here (404)
     ├── Paused              calls are paused for a weight update (429 + Retry-After)
     ├── UpstreamError       the engine failed after retries (502), or timed out (504)
@@ -40,6 +41,10 @@ class BadRequest(ProxyError):
 
 
 class BodyTooLarge(BadRequest):
+    status = 413
+
+
+class ImageTooLarge(BadRequest):
     status = 413
 
 

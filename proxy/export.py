@@ -94,6 +94,15 @@ def _features() -> Any:
             "call_seqs": List(Value("int32")),
             "num_turns": Value("int32"),
             "reward": Value("float64"),
+            "images": List(
+                {
+                    "sha256": Value("string"),
+                    "media_type": Value("string"),
+                    "width": Value("int32"),
+                    "height": Value("int32"),
+                    "size": Value("int64"),
+                }
+            ),
         }
     )
 
@@ -115,6 +124,7 @@ def export_parquet(
     tmp = path.with_name(f".{path.name}.tmp")
     features = _features()
     columns = {name: [getattr(row, name) for row in rows] for name in features}
+    columns["images"] = [[image.model_dump() for image in row.images] for row in rows]
     dataset = Dataset.from_dict(columns, features=features)
     dataset.to_parquet(str(tmp))
     os.replace(tmp, path)

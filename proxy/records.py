@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from proxy.images import ImageRef
+
 UNTAGGED = "untagged"
 """The rollout id of calls that named no rollout."""
 
@@ -55,6 +57,8 @@ class CallRecord(BaseModel):
     error: str | None = None
     started_at: float = Field(default_factory=time.time)
     latency_ms: float = 0.0
+    images: list[ImageRef] = Field(default_factory=list)
+    """The prompt's images in order; their bytes are in the blob store beside the call store."""
 
 
 class RolloutRecord(BaseModel):

@@ -4,6 +4,10 @@ Each call is turned back into a whole conversation: the request's messages plus 
 call whose conversation is a prefix of a later call's is covered by that one, so each rollout yields its
 maximal conversations only (one per chain, or one per sub-agent). Works without token ids, so
 pass-through teachers that return none still give data.
+
+Images stay: a turn with images has content parts (`{"type": "text"}` and `{"type": "image"}` where each
+image was, the Hugging Face / TRL vision format), the example lists its images in that order, and
+`export_sft_jsonl` copies their files beside the JSONL.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from proxy.blob_store import BlobStore
 from proxy.conversation import Generation, Message, Tool
 from proxy.engines.passthrough import AnthropicPassthrough, OpenAIPassthrough
 from proxy.errors import ProxyError
+from proxy.images import ImageRef, restore_images
 from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.wire import WIRE_ADAPTERS
 from proxy.wire.chat import chat_message, chat_tool
@@ -32,6 +38,13 @@ class SFTExample(BaseModel):
     tools: list[dict[str, Any]] = Field(default_factory=list)
     reward: float | None = None
     call_seqs: list[int] = Field(default_factory=list)
+    images: list[ImageRef] = Field(default_factory=list)
+    """The conversation's images, in the order of its `{"type": "image"}` parts."""
+    image_paths: list[str] = Field(default_factory=list)
+    """Where `export_sft_jsonl` put their files, relative to the JSONL."""
+
+
+IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp"}
 
 
 def _answer(call: CallRecord) -> Message | None:
@@ -57,17 +70,33 @@ def _key(message: Message) -> tuple[Any, ...]:
 
 def _chat_message(message: Message) -> dict[str, Any]:
     # chat templates render a null content as text, so SFT data keeps the empty string
-    return {**chat_message(message), "content": message.content}
+    if not message.images:
+        return {**chat_message(message), "content": message.content}
+    parts = [
+        {"type": "text", "text": p} if isinstance(p, str) else {"type": "image"} for p in message.parts()
+    ]
+    return {**chat_message(message), "content": parts}
 
 
-def conversations(calls: Sequence[CallRecord], reward: float | None = None) -> list[SFTExample]:
-    """The maximal conversations of one rollout's successful calls."""
+def conversations(
+    calls: Sequence[CallRecord], reward: float | None = None, blobs: BlobStore | None = None
+) -> list[SFTExample]:
+    """The maximal conversations of one rollout's successful calls. Calls with images need the run's
+    blob store (`BlobStore.beside(store.path)`): without it they are an error, never dropped."""
     whole: list[tuple[CallRecord, list[Message], list[Tool]]] = []
     for call in calls:
         if call.status is not CallStatus.OK:
             continue
+        body = call.request
+        if call.images:
+            if blobs is None:
+                raise ValueError(
+                    f"call {call.call_id} of rollout {call.rollout_id} has {len(call.images)} image(s): "
+                    "pass the run's blob store to keep them"
+                )
+            body = restore_images(body, call.images, blobs.get)
         try:
-            request, _ = WIRE_ADAPTERS[call.wire_api].parse(call.request)
+            request, _ = WIRE_ADAPTERS[call.wire_api].parse(body, None)
         except (ProxyError, ValueError, KeyError, TypeError):
             continue
         answer = _answer(call)
@@ -91,25 +120,47 @@ def conversations(calls: Sequence[CallRecord], reward: float | None = None) -> l
                 tools=[chat_tool(t) for t in tools],
                 reward=reward,
                 call_seqs=sorted(set(seqs)),
+                images=[image.ref for m in messages for image in sorted(m.images, key=lambda p: p.offset)],
             )
         )
     return examples
 
 
-def export_sft_jsonl(examples: Iterable[SFTExample], path: Path) -> int:
+def export_sft_jsonl(examples: Iterable[SFTExample], path: Path, blobs: BlobStore | None = None) -> int:
+    """One example a line; the examples' images are copied (once each) to `images/<sha256>.<ext>` beside
+    the file, and each example's `image_paths` name them."""
     path.parent.mkdir(parents=True, exist_ok=True)
     count = 0
     with path.open("w", encoding="utf-8") as out:
         for example in examples:
+            if example.images:
+                if blobs is None:
+                    raise ValueError(
+                        f"an example of rollout {example.rollout_id} has images: pass the blob store"
+                    )
+                example = example.model_copy(
+                    update={"image_paths": [_copy_image(i, path.parent, blobs) for i in example.images]}
+                )
             out.write(example.model_dump_json() + "\n")
             count += 1
     return count
 
 
+def _copy_image(ref: ImageRef, root: Path, blobs: BlobStore) -> str:
+    relative = f"images/{ref.sha256}{IMAGE_EXTENSIONS.get(ref.media_type, '')}"
+    target = root / relative
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(blobs.get(ref.sha256))
+    return relative
+
+
 def rollout_examples(
-    calls_by_rollout: Mapping[str, Sequence[CallRecord]], rewards: Mapping[str, float | None]
+    calls_by_rollout: Mapping[str, Sequence[CallRecord]],
+    rewards: Mapping[str, float | None],
+    blobs: BlobStore | None = None,
 ) -> list[SFTExample]:
     examples: list[SFTExample] = []
     for rollout_id, calls in calls_by_rollout.items():
-        examples.extend(conversations(calls, rewards.get(rollout_id)))
+        examples.extend(conversations(calls, rewards.get(rollout_id), blobs))
     return examples

@@ -12,7 +12,9 @@ file. Calls block for a few milliseconds: from async code, run them in a thread 
 Token ids are stored as little-endian int32 arrays and log-probs as float64 arrays (BLOBs), not JSON:
 for a 4k-token prompt that is 16 KiB instead of 25 KiB and encodes about 4x faster; log-probs are
 2.5x smaller and 20x faster than JSON, and both round-trip exactly. Request and response bodies are
-JSON text.
+JSON text. Images are not in the rows: a call's `images` column names them by content hash, their bytes
+are in the blob store beside this file (proxy/blob_store.py), and the recorded request says
+`blob:sha256:<hex>` where the image's data was.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from proxy.images import ImageRef
 from proxy.records import CallRecord, CallStatus, RolloutRecord, WireApi
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 added `calls.images`; a version-1 store is upgraded in place when opened."""
 STORE_FILENAME = "calls.sqlite"
 
 _SCHEMA = """
@@ -63,7 +67,8 @@ CREATE TABLE calls (
     http_status INTEGER NOT NULL,
     error TEXT,
     started_at REAL NOT NULL,
-    latency_ms REAL NOT NULL
+    latency_ms REAL NOT NULL,
+    images TEXT
 );
 CREATE UNIQUE INDEX calls_rollout_seq ON calls (rollout_id, seq);
 CREATE INDEX calls_call_id ON calls (call_id);
@@ -71,7 +76,8 @@ CREATE INDEX calls_call_id ON calls (call_id);
 
 _CALL_COLUMNS = (
     "rollout_id, seq, call_id, wire_api, stream, model, request, response, prompt_ids, completion_ids, "
-    "logprobs, finish_reason, policy_version, upstream, status, http_status, error, started_at, latency_ms"
+    "logprobs, finish_reason, policy_version, upstream, status, http_status, error, started_at, latency_ms, "
+    "images"
 )
 
 
@@ -139,6 +145,7 @@ def _row_to_call(row: tuple[Any, ...]) -> CallRecord:
         error=row[16],
         started_at=row[17],
         latency_ms=row[18],
+        images=[ImageRef.model_validate(i) for i in json.loads(row[19])] if row[19] else [],
     )
 
 
@@ -200,6 +207,10 @@ class CallStore:
                 raise StoreError(f"{self.path}: an SQLite database, but not an OpenForge call store")
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             found = row[0] if row else "missing"
+            if found == "1":  # upgrade: the images column
+                conn.execute("ALTER TABLE calls ADD COLUMN images TEXT")
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+                found = str(SCHEMA_VERSION)
             if found != str(SCHEMA_VERSION):
                 raise SchemaVersionError(self.path, found)
 
@@ -252,12 +263,13 @@ class CallStore:
                 _pack(call.logprobs, "d"),
                 _json(call.request),
                 _json(call.response),
+                json.dumps([i.model_dump() for i in call.images]) if call.images else None,
             )
             for call in calls
         ]
         stored = []
         with self._transaction() as conn:
-            for call, prompt, completion, logprobs, request, response in rows:
+            for call, prompt, completion, logprobs, request, response, images in rows:
                 conn.execute(
                     "INSERT INTO rollouts (rollout_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                     (call.rollout_id, time.time()),
@@ -266,7 +278,7 @@ class CallStore:
                     "SELECT COALESCE(MAX(seq) + 1, 0) FROM calls WHERE rollout_id = ?", (call.rollout_id,)
                 ).fetchone()[0]
                 conn.execute(
-                    f"INSERT INTO calls ({_CALL_COLUMNS}) VALUES ({', '.join('?' * 19)})",
+                    f"INSERT INTO calls ({_CALL_COLUMNS}) VALUES ({', '.join('?' * 20)})",
                     (
                         call.rollout_id,
                         seq,
@@ -287,6 +299,7 @@ class CallStore:
                         call.error,
                         call.started_at,
                         call.latency_ms,
+                        images,
                     ),
                 )
                 stored.append(call.model_copy(update={"seq": seq}))

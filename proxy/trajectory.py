@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field, model_validator
 
+from proxy.images import ImageRef
 from proxy.records import CallRecord, CallStatus
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ class Chain(BaseModel):
     num_turns: int
     """Chat turns as veRL counts them: the initial prompt, each model call, and each non-empty stretch of
     tokens between calls."""
+    images: list[ImageRef] = Field(default_factory=list)
+    """The images of the chain's prompt and the tokens between its calls, in order (those of its last
+    call's prompt, which holds every earlier one); their bytes are in the run's blob store."""
 
     @model_validator(mode="after")
     def _aligned(self) -> Chain:
@@ -81,6 +85,7 @@ class _Open:
     seqs: list[int] = field(default_factory=list)
     turns: int = 1
     versions: set[int] = field(default_factory=set)
+    images: list[ImageRef] = field(default_factory=list)
 
     def add(self, call: CallRecord) -> None:
         prompt, completion = call.prompt_ids or [], call.completion_ids or []
@@ -99,6 +104,7 @@ class _Open:
         self.seqs.append(call.seq)
         self.turns += 1
         self.versions.add(call.policy_version)
+        self.images = list(call.images)  # its prompt extends the chain: it holds every earlier image
 
     def chain(self, rollout_id: str) -> Chain:
         return Chain(
@@ -110,6 +116,7 @@ class _Open:
             response_logprobs=self.logprobs,
             call_seqs=self.seqs,
             num_turns=self.turns,
+            images=self.images,
         )
 
 

@@ -14,7 +14,9 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from proxy.blob_store import BlobStore
 from proxy.sft import conversations
 from proxy.store import CallStore
 from train.pass_at_k import PASS_REWARD
@@ -37,10 +39,15 @@ def collect(
             samples.append(sample)
     chats: dict[str, str] = {}
     for rollout_id in winners:
-        examples = conversations(store.calls(rollout_id), reward=PASS_REWARD)
+        examples = conversations(
+            store.calls(rollout_id), reward=PASS_REWARD, blobs=BlobStore.beside(store.path)
+        )
         if examples:
             longest = max(examples, key=lambda e: len(e.messages))
-            chats[rollout_id] = json.dumps({"messages": longest.messages, "tools": longest.tools})
+            chat: dict[str, Any] = {"messages": longest.messages, "tools": longest.tools}
+            if longest.images:  # by hash: the bytes are in the run's blob store
+                chat["images"] = [image.sha256 for image in longest.images]
+            chats[rollout_id] = json.dumps(chat)
     return samples, chats
 
 

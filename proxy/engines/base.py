@@ -28,6 +28,8 @@ class Engine(ABC):
     """It forwards to a server: `forge-proxy serve` refuses to start it without `--upstream URL`."""
     needs_tokenizer: ClassVar[bool] = False
     """It works on token ids: refused without `--tokenizer DIR`."""
+    accepts_images: bool = False
+    """It can take images in a prompt; requests with images to one that cannot are a 400."""
 
     @classmethod
     def from_options(cls, options: EngineOptions) -> Self:

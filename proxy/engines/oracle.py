@@ -222,6 +222,7 @@ class PolicyEngine(Engine):
     def __init__(self, policy: Policy, tokenizer: str | Path | Any | None = None) -> None:
         self.policy = policy
         self._tokens: TokenEngine | None = None
+        self.accepts_images = tokenizer is None  # the policy ignores images; a text token path cannot
         if tokenizer is not None:
             tok = load_tokenizer(tokenizer) if isinstance(tokenizer, str | Path) else tokenizer
             self._tokens = TokenEngine(ScriptedTokens(tok, policy), tok)

@@ -12,7 +12,7 @@ import json
 import uuid
 from typing import TYPE_CHECKING, Any, Self
 
-from proxy.conversation import Generation, GenerationRequest, ToolCall, Usage
+from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
 from proxy.engines.base import Engine
 from proxy.engines.upstream_http import UpstreamClient
 from proxy.errors import ContextOverflow, UpstreamError
@@ -37,11 +37,50 @@ _FINISH = {
 }
 
 
+def _chat_messages(messages: list[Message], reasoning: bool) -> list[dict[str, Any]]:
+    """Chat Completions messages. A tool result's images go in a user message right after the results
+    (Chat Completions takes text only in tool messages)."""
+    out: list[dict[str, Any]] = []
+    pending: list[Message] = []
+    for m in messages:
+        if pending and m.role != "tool":
+            out += [_tool_images(p) for p in pending]
+            pending = []
+        if m.role == "tool" and m.images:
+            out.append(chat_message(m.model_copy(update={"images": []}), reasoning=reasoning))
+            pending.append(m)
+        else:
+            out.append(chat_message(m, reasoning=reasoning))
+    return out + [_tool_images(p) for p in pending]
+
+
+def _tool_images(m: Message) -> dict[str, Any]:
+    parts: list[dict[str, Any]] = [
+        {"type": "text", "text": f"Images of the result of tool call {m.tool_call_id}:"}
+    ]
+    parts += [{"type": "image_url", "image_url": {"url": image.data_uri()}} for image in m.images]
+    return {"role": "user", "content": parts}
+
+
+def _anthropic_blocks(m: Message) -> list[dict[str, Any]]:
+    """A turn's content as Messages blocks: text, and base64 image blocks where its images were."""
+    blocks: list[dict[str, Any]] = []
+    for piece in m.parts():
+        if isinstance(piece, str):
+            if piece or not m.images:
+                blocks.append({"type": "text", "text": piece})
+        else:
+            source = {"type": "base64", "media_type": piece.ref.media_type, "data": piece.base64()}
+            blocks.append({"type": "image", "source": source})
+    return blocks
+
+
 class OpenAIPassthrough(Engine):
     """Forward as Chat Completions to `base_url` (…/v1)."""
 
     name = "openai"
     needs_upstream = True
+    accepts_images = True
 
     def __init__(
         self,
@@ -63,7 +102,7 @@ class OpenAIPassthrough(Engine):
 
     def build(self, request: GenerationRequest) -> dict[str, Any]:
         # vLLM-style upstreams take reasoning back; others may refuse the field
-        messages = [chat_message(m, reasoning=self.request_token_ids) for m in request.messages]
+        messages = _chat_messages(request.messages, reasoning=self.request_token_ids)
         body: dict[str, Any] = {"model": self.model or request.model, "messages": messages, "stream": False}
         if request.tools:
             body["tools"] = [chat_tool(t) for t in request.tools]
@@ -143,6 +182,7 @@ class AnthropicPassthrough(Engine):
 
     name = "anthropic"
     needs_upstream = True
+    accepts_images = True
 
     def __init__(
         self,
@@ -178,7 +218,8 @@ class AnthropicPassthrough(Engine):
             if m.role == "system":
                 continue
             if m.role == "tool":
-                add("user", [{"type": "tool_result", "tool_use_id": m.tool_call_id, "content": m.content}])
+                content = _anthropic_blocks(m) if m.images else m.content
+                add("user", [{"type": "tool_result", "tool_use_id": m.tool_call_id, "content": content}])
             elif m.role == "assistant":
                 blocks: list[dict[str, Any]] = [{"type": "text", "text": m.content}] if m.content else []
                 blocks += [
@@ -187,7 +228,7 @@ class AnthropicPassthrough(Engine):
                 ]
                 add("assistant", blocks or [{"type": "text", "text": ""}])
             else:
-                add("user", [{"type": "text", "text": m.content}])
+                add("user", _anthropic_blocks(m))
         body: dict[str, Any] = {
             "model": self.model or request.model,
             "messages": turns,

@@ -55,9 +55,10 @@ class ScriptedPolicy:
 
 
 class ScriptedEngine(Engine):
-    """The scripted policy as an engine (no tokens; estimates usage)."""
+    """The scripted policy as an engine (no tokens; estimates usage). It takes images and ignores them."""
 
     name = "scripted"
+    accepts_images = True
 
     def __init__(
         self, commands: list[str] | None = None, final: str = DEFAULT_FINAL, reasoning: str | None = None

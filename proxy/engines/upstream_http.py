@@ -9,6 +9,7 @@ Retry-After honoured. The last failure becomes an UpstreamError.
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import json
 import re
@@ -21,6 +22,8 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 from proxy.errors import ContextOverflow, EngineConfigError, UpstreamError
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+LARGE_BODY_BYTES = 1024 * 1024
+"""Request bodies over this go to the upstream as a stream of pieces (aiohttp warns of one large write)."""
 _BACKOFF = wait_exponential_jitter(multiplier=0.2, max=5.0)
 _OVERFLOW = re.compile(
     r"context[ _]length|maximum context|context window|prompt is too long|too many tokens", re.I
@@ -91,8 +94,12 @@ class UpstreamClient:
         return session
 
     async def _attempt(self, url: str, body: dict[str, Any], headers: dict[str, str] | None) -> Any:
+        payload = json.dumps(body).encode()
+        # a body of screenshots is megabytes: aiohttp sends a file-like one in pieces, not in one write
+        data: bytes | io.BytesIO = io.BytesIO(payload) if len(payload) > LARGE_BODY_BYTES else payload
+        headers = {**(headers or {}), "content-type": "application/json"}
         try:
-            async with self._session().post(url, json=body, headers=headers) as response:
+            async with self._session().post(url, data=data, headers=headers) as response:
                 if response.status in RETRY_STATUSES:
                     raise _Retryable(
                         f"{response.status}: {(await response.text())[:500]}",

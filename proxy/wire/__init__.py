@@ -8,6 +8,7 @@ from typing import Any
 
 from proxy.conversation import Generation, GenerationRequest
 from proxy.errors import ProxyError
+from proxy.images import ImageBudget
 from proxy.records import WireApi
 from proxy.wire import chat, messages, responses
 
@@ -18,7 +19,7 @@ class WireAdapter:
 
     api: WireApi
     id_prefix: str
-    parse: Callable[[Any], tuple[GenerationRequest, Any]]
+    parse: Callable[[Any, ImageBudget | None], tuple[GenerationRequest, Any]]
     render: Callable[[Generation, Any, str], dict[str, Any]]
     stream: Callable[[Generation, Any, str], Iterator[str]]
     error: Callable[[ProxyError], dict[str, Any]]

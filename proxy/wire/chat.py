@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import Generation, GenerationRequest, Message, SamplingParams, Tool, ToolCall
 from proxy.errors import BadRequest, ProxyError
-from proxy.wire.common import chunks, sse, text_of_parts, validate
+from proxy.images import ImageBudget, ImagePart, from_url
+from proxy.wire.common import ImageReader, chunks, content_of_parts, sse, validate
 
 
 class _In(BaseModel):
@@ -77,12 +78,26 @@ class ChatRequestIn(_In):
     return_token_ids: bool = False
 
 
-def parse_request(body: Any) -> tuple[GenerationRequest, ChatRequestIn]:
+def read_image_url(part: dict[str, Any], where: str, budget: ImageBudget, offset: int) -> ImagePart:
+    """`{"type": "image_url", "image_url": {"url": "data:image/png;base64,..."}}` (or the URL bare)."""
+    image_url = part.get("image_url")
+    url = image_url.get("url") if isinstance(image_url, dict) else image_url
+    return from_url(url, f"{where}.image_url.url", budget, offset)
+
+
+IMAGE_PARTS: dict[str, ImageReader] = {"image_url": read_image_url}
+
+
+def parse_request(body: Any, budget: ImageBudget | None = None) -> tuple[GenerationRequest, ChatRequestIn]:
     req = validate(ChatRequestIn, body)
+    budget = budget or ImageBudget()
     messages = []
     for i, m in enumerate(req.messages):
         where = f"messages[{i}].content"
         role = "system" if m.role == "developer" else ("tool" if m.role == "function" else m.role)
+        text, images = content_of_parts(
+            m.content, where, budget, images=IMAGE_PARTS if role in ("user", "tool") else None
+        )
         calls = [
             ToolCall(
                 id=c.id,
@@ -100,7 +115,8 @@ def parse_request(body: Any) -> tuple[GenerationRequest, ChatRequestIn]:
         messages.append(
             Message(
                 role=role,
-                content=text_of_parts(m.content, where),
+                content=text,
+                images=images,
                 reasoning=m.reasoning_content or m.reasoning,
                 tool_calls=calls,
                 tool_call_id=m.tool_call_id,
@@ -136,9 +152,22 @@ def parse_request(body: Any) -> tuple[GenerationRequest, ChatRequestIn]:
     )
 
 
+def chat_content(message: Message) -> str | list[dict[str, Any]]:
+    """A turn's content: its text, or text and `image_url` parts (data URIs) when it has images."""
+    if not message.images:
+        return message.content
+    return [
+        {"type": "text", "text": piece}
+        if isinstance(piece, str)
+        else {"type": "image_url", "image_url": {"url": piece.data_uri()}}
+        for piece in message.parts()
+    ]
+
+
 def chat_message(message: Message, reasoning: bool = True) -> dict[str, Any]:
-    """A conversation turn as a Chat Completions message (vLLM's `reasoning_content` when `reasoning`)."""
-    item: dict[str, Any] = {"role": message.role, "content": message.content}
+    """A conversation turn as a Chat Completions message (vLLM's `reasoning_content` when `reasoning`);
+    images as `image_url` parts."""
+    item: dict[str, Any] = {"role": message.role, "content": chat_content(message)}
     if reasoning and message.reasoning:
         item["reasoning_content"] = message.reasoning
     if message.tool_calls:

@@ -16,7 +16,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import Generation, GenerationRequest, Message, SamplingParams, Tool, ToolCall
 from proxy.errors import BadRequest, ProxyError
-from proxy.wire.common import chunks, parse_arguments, sse, text_of_parts, validate
+from proxy.images import ImageBudget, ImagePart, from_base64, from_url
+from proxy.wire.common import (
+    ImageReader,
+    chunks,
+    content_of_parts,
+    parse_arguments,
+    sse,
+    text_of_parts,
+    validate,
+)
 
 _SIGNATURE_TAG = "forge:"
 _STOP_REASON = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use"}
@@ -73,7 +82,31 @@ def _thinking_text(block: dict[str, Any]) -> str:
     return str(block.get("thinking", ""))
 
 
-def _convert_messages(messages: list[MessageIn]) -> list[Message]:
+def read_image_block(block: dict[str, Any], where: str, budget: ImageBudget, offset: int) -> ImagePart:
+    """`{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "..."}}`, or a
+    `url` source holding a data URI."""
+    source = block.get("source")
+    if not isinstance(source, dict):
+        raise BadRequest(f"{where}.source: required", param=f"{where}.source")
+    kind = source.get("type")
+    if kind == "base64":
+        data = source.get("data")
+        if not isinstance(data, str):
+            raise BadRequest(f"{where}.source.data: required", param=f"{where}.source.data")
+        return from_base64(data, source.get("media_type"), where, budget, offset)
+    if kind == "url":
+        return from_url(source.get("url"), f"{where}.source.url", budget, offset)
+    raise BadRequest(
+        f"{where}.source.type: image sources of type {kind!r} are not supported (base64 or url)",
+        param=f"{where}.source.type",
+    )
+
+
+IMAGE_BLOCKS: dict[str, ImageReader] = {"image": read_image_block}
+
+
+def _convert_messages(messages: list[MessageIn], budget: ImageBudget | None = None) -> list[Message]:
+    budget = budget or ImageBudget()
     out: list[Message] = []
     for i, m in enumerate(messages):
         where = f"messages[{i}].content"
@@ -104,22 +137,38 @@ def _convert_messages(messages: list[MessageIn]) -> list[Message]:
                     )
             out.append(turn)
             continue
-        texts = []
+        user = Message(role="user")
         for j, block in enumerate(m.content):
             kind = block.get("type")
             if kind == "tool_result":
-                content = text_of_parts(block.get("content"), f"{where}[{j}].content")
+                content, images = content_of_parts(
+                    block.get("content"), f"{where}[{j}].content", budget, images=IMAGE_BLOCKS
+                )
                 if block.get("is_error"):
-                    content = f"[error] {content}" if content else "[error]"
-                out.append(Message(role="tool", content=content, tool_call_id=str(block.get("tool_use_id"))))
+                    marked = f"[error] {content}" if content else "[error]"
+                    shift = len(marked) - len(content)
+                    content = marked
+                    for image in images:
+                        image.offset += shift
+                out.append(
+                    Message(
+                        role="tool",
+                        content=content,
+                        images=images,
+                        tool_call_id=str(block.get("tool_use_id")),
+                    )
+                )
             elif kind == "text":
-                texts.append(str(block.get("text", "")))
+                user.content += str(block.get("text", ""))
+            elif kind == "image":
+                user.images.append(read_image_block(block, f"{where}[{j}]", budget, len(user.content)))
             else:
                 raise BadRequest(
-                    f"{where}[{j}].type: {kind!r} blocks are not supported (text only)", f"{where}[{j}].type"
+                    f"{where}[{j}].type: {kind!r} blocks are not supported (text or images)",
+                    f"{where}[{j}].type",
                 )
-        if texts:
-            out.append(Message(role="user", content="".join(texts)))
+        if user.content or user.images:
+            out.append(user)
     return out
 
 
@@ -140,13 +189,15 @@ def _tools(tools: list[ToolIn] | None) -> list[Tool]:
     ]
 
 
-def parse_request(body: Any) -> tuple[GenerationRequest, MessagesRequestIn]:
+def parse_request(
+    body: Any, budget: ImageBudget | None = None
+) -> tuple[GenerationRequest, MessagesRequestIn]:
     req = validate(MessagesRequestIn, body)
     choice = req.tool_choice or {}
     return (
         GenerationRequest(
             model=req.model,
-            messages=_system(req.system) + _convert_messages(req.messages),
+            messages=_system(req.system) + _convert_messages(req.messages, budget),
             tools=_tools(req.tools),
             tool_choice=choice or None,
             parallel_tool_calls=not choice.get("disable_parallel_tool_use", False),
@@ -161,11 +212,11 @@ def parse_request(body: Any) -> tuple[GenerationRequest, MessagesRequestIn]:
     )
 
 
-def parse_count_tokens(body: Any) -> GenerationRequest:
+def parse_count_tokens(body: Any, budget: ImageBudget | None = None) -> GenerationRequest:
     req = validate(CountTokensIn, body)
     return GenerationRequest(
         model=req.model,
-        messages=_system(req.system) + _convert_messages(req.messages),
+        messages=_system(req.system) + _convert_messages(req.messages, budget),
         tools=_tools(req.tools),
     )
 

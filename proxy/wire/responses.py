@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from proxy.conversation import Generation, GenerationRequest, Message, SamplingParams, Tool, ToolCall
 from proxy.errors import BadRequest, ProxyError
-from proxy.wire.common import chunks, sse, text_of_parts, validate
+from proxy.images import ImageBudget, ImagePart, from_url
+from proxy.wire.common import ImageReader, chunks, content_of_parts, sse, validate
 
 _TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
 _REASONING_TAG = "forge:"
@@ -64,7 +65,20 @@ def decode_reasoning(item: dict[str, Any]) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
+def read_input_image(part: dict[str, Any], where: str, budget: ImageBudget, offset: int) -> ImagePart:
+    """`{"type": "input_image", "image_url": "data:image/png;base64,..."}`; file ids are refused."""
+    if part.get("file_id") and not part.get("image_url"):
+        raise BadRequest(
+            f"{where}.file_id: file ids are not supported; send image_url", param=f"{where}.file_id"
+        )
+    return from_url(part.get("image_url"), f"{where}.image_url", budget, offset)
+
+
+IMAGE_PARTS: dict[str, ImageReader] = {"input_image": read_input_image}
+
+
+def items_to_messages(items: list[dict[str, Any]], budget: ImageBudget | None = None) -> list[Message]:
+    budget = budget or ImageBudget()
     messages: list[Message] = []
     pending_reasoning: str | None = None
 
@@ -87,12 +101,20 @@ def items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
             role = item.get("role")
             if role not in ("user", "assistant", "system", "developer"):
                 raise BadRequest(f"{where}.role: unknown role {role!r}", param=f"{where}.role")
-            text = text_of_parts(item.get("content"), f"{where}.content", _TEXT_PARTS)
+            text, images = content_of_parts(
+                item.get("content"),
+                f"{where}.content",
+                budget,
+                _TEXT_PARTS,
+                IMAGE_PARTS if role == "user" else None,
+            )
             if role == "assistant":
                 message = open_assistant()
                 message.content += text
             else:
-                messages.append(Message(role="system" if role == "developer" else role, content=text))
+                messages.append(
+                    Message(role="system" if role == "developer" else role, content=text, images=images)
+                )
         elif kind == "function_call":
             for key in ("call_id", "name"):
                 if not isinstance(item.get(key), str):
@@ -108,8 +130,10 @@ def items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
         elif kind == "function_call_output":
             if not isinstance(item.get("call_id"), str):
                 raise BadRequest(f"{where}.call_id: required", param=f"{where}.call_id")
-            output = text_of_parts(item.get("output"), f"{where}.output", _TEXT_PARTS)
-            messages.append(Message(role="tool", content=output, tool_call_id=item["call_id"]))
+            output, images = content_of_parts(
+                item.get("output"), f"{where}.output", budget, _TEXT_PARTS, IMAGE_PARTS
+            )
+            messages.append(Message(role="tool", content=output, images=images, tool_call_id=item["call_id"]))
         elif kind == "reasoning":
             pending_reasoning = decode_reasoning(item)
             if messages and messages[-1].role == "assistant" and not messages[-1].reasoning:
@@ -121,7 +145,9 @@ def items_to_messages(items: list[dict[str, Any]]) -> list[Message]:
     return messages
 
 
-def parse_request(body: Any) -> tuple[GenerationRequest, ResponsesRequestIn]:
+def parse_request(
+    body: Any, budget: ImageBudget | None = None
+) -> tuple[GenerationRequest, ResponsesRequestIn]:
     req = validate(ResponsesRequestIn, body)
     if req.previous_response_id:
         raise BadRequest(
@@ -134,7 +160,7 @@ def parse_request(body: Any) -> tuple[GenerationRequest, ResponsesRequestIn]:
     if isinstance(req.input, str):
         messages.append(Message(role="user", content=req.input))
     else:
-        messages.extend(items_to_messages(req.input))
+        messages.extend(items_to_messages(req.input, budget))
     if not messages:
         raise BadRequest("input: must not be empty", param="input")
     tools = []

@@ -89,6 +89,7 @@ def test_jsonl_rows_have_the_verl_fields(tmp_path: Path) -> None:
         "call_seqs": [0, 3],
         "num_turns": 4,
         "reward": 1.0,
+        "images": [],
     }
 
 
@@ -109,6 +110,8 @@ def test_parquet_columns_are_compact_types(tmp_path: Path) -> None:
         "call_seqs": "list<int32>",
         "num_turns": "int32",
         "reward": "double",
+        "images": "list<struct<sha256: string, media_type: string, width: int32, height: int32, "
+        "size: int64>>",
     }
 
 

@@ -22,7 +22,7 @@ CASES = {
 def test_captured_request_parses(harness: str) -> None:
     api, shell = CASES[harness]
     body = json.loads((FIXTURES / f"{harness}.json").read_text())["request"]["body"]
-    request, _ = WIRE_ADAPTERS[api].parse(body)
+    request, _ = WIRE_ADAPTERS[api].parse(body, None)
     assert request.messages[0].role == "system"
     assert any(m.role == "user" for m in request.messages)
     assert shell in [t.name for t in request.tools]

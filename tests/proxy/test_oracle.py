@@ -163,7 +163,7 @@ def test_each_real_harness_request_gets_a_call_of_its_own_shell_tool(
     fixture: str, api: WireApi, shell: str, key: str
 ) -> None:
     body = json.loads((FIXTURES / f"{fixture}.json").read_text())["request"]["body"]
-    request, _ = WIRE_ADAPTERS[api].parse(body)
+    request, _ = WIRE_ADAPTERS[api].parse(body, None)
     request.task = "git-release-chore"
     generation = _generate(OracleEngine(CATALOG), request)
     (call,) = generation.tool_calls

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from proxy.images import ImageRef
 from proxy.records import CallRecord, CallStatus, WireApi
-from proxy.store import STORE_FILENAME, CallStore, SchemaVersionError, StoreError
+from proxy.store import SCHEMA_VERSION, STORE_FILENAME, CallStore, SchemaVersionError, StoreError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -231,8 +232,29 @@ def test_schema_version_mismatch_is_a_clear_error(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     conn.close()
-    with pytest.raises(SchemaVersionError, match="schema version 99, this OpenForge reads version 1"):
+    with pytest.raises(
+        SchemaVersionError, match=f"schema version 99, this OpenForge reads version {SCHEMA_VERSION}"
+    ):
         CallStore(path)
+
+
+def test_a_version_1_store_is_upgraded_in_place_and_keeps_its_calls(tmp_path: Path) -> None:
+    path = tmp_path / STORE_FILENAME
+    with CallStore(path) as store:
+        store.record(CallRecord(rollout_id="old", call_id="c0", wire_api=WireApi.CHAT, prompt_ids=[1, 2]))
+    with sqlite3.connect(path) as conn:  # as version 1 wrote it: no images column
+        conn.execute("ALTER TABLE calls DROP COLUMN images")
+        conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.close()
+    image = ImageRef(sha256="ab" * 32, media_type="image/png", width=4, height=3, size=99)
+    with CallStore(path) as store:
+        (old,) = store.calls("old")
+        assert old.prompt_ids == [1, 2] and old.images == []
+        store.record(CallRecord(rollout_id="new", call_id="c1", wire_api=WireApi.CHAT, images=[image]))
+        assert store.calls("new")[0].images == [image]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+    conn.close()
 
 
 def test_foreign_files_are_refused(tmp_path: Path) -> None:
