@@ -28,8 +28,9 @@ from proxy.config import ProxyConfig
 from proxy.engines.base import Engine
 from proxy.engines.passthrough import AnthropicPassthrough, OpenAIPassthrough
 from proxy.engines.scripted import ScriptedEngine, ScriptedTokenEngine
+from proxy.errors import BadRequest
 from proxy.export import export_jsonl, export_parquet, load_chains
-from proxy.images import BLOB_URI_PREFIX, ImageLimits, ImageRef
+from proxy.images import BLOB_URI_PREFIX, ImageBudget, ImageLimits, ImageRef, from_base64
 from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.serving import BackgroundServer
 from proxy.sft import conversations, export_sft_jsonl
@@ -534,3 +535,12 @@ def test_a_flood_of_tiny_images_stops_at_the_count_before_decoding_the_rest(prox
     body = raised.value.body
     assert isinstance(body, dict) and body["param"] == "messages[0].content[32].image_url.url", body
     assert "more than 32 images" in body["message"]
+
+
+def test_base64_wrapped_in_lines_is_read_and_stray_characters_are_refused() -> None:
+    png = screenshot(2, size=(64, 40))
+    text = base64.b64encode(png).decode()
+    wrapped = "\n".join(text[i : i + 76] for i in range(0, len(text), 76))
+    assert from_base64(wrapped, "image/png", "source", ImageBudget()).data == png
+    with pytest.raises(BadRequest, match="not valid base64"):
+        from_base64(text[:100] + "!" + text[100:], "image/png", "source", ImageBudget())
