@@ -35,6 +35,12 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--upstream-delay-ms", type=float, default=0.0, help="the upstream waits this long before answering"
     )
+    parser.add_argument(
+        "--screenshot-kb",
+        type=int,
+        default=0,
+        help="send a PNG screenshot of about this many KB with every call, as a data URI (0: none)",
+    )
     parser.add_argument("--cell-timeout", type=float, default=300.0, help="seconds per batch at most")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin processes to CPUs")
     parser.add_argument("--litellm-version", default=LITELLM_VERSION, help=f"default: {LITELLM_VERSION}")

@@ -3,6 +3,8 @@ the load generator and the readiness check cannot disagree."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import secrets
 from typing import Any
@@ -16,8 +18,25 @@ MODES = ("direct", "ours", "litellm")
 LABELS = {"direct": "direct", "ours": "ours", "litellm": "LiteLLM"}
 
 
-def request_body(stream: bool) -> bytes:
-    """A short chat with a tool definition and a tool round trip, as JSON."""
+def screenshot_png(kilobytes: int) -> bytes:
+    """A PNG of about `kilobytes` KB: flat screen colour with a band of noise (which PNG cannot squeeze),
+    like a browser screenshot with text and pictures."""
+    import numpy as np
+    from PIL import Image
+
+    width = 1280
+    rng = np.random.default_rng(0)
+    rows = max(1, kilobytes * 1024 // (width * 3))
+    pixels = np.full((800, width, 3), 235, dtype=np.uint8)
+    pixels[100 : 100 + min(rows, 700)] = rng.integers(0, 256, (min(rows, 700), width, 3), dtype=np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, format="PNG")
+    return out.getvalue()
+
+
+def request_body(stream: bool, image: bytes | None = None) -> bytes:
+    """A short chat with a tool definition and a tool round trip, as JSON; with `image`, the tool's
+    result is followed by a user turn holding it as a PNG data URI (what a browser agent sends)."""
     body: dict[str, Any] = {
         "model": MODEL,
         "messages": [
@@ -53,6 +72,17 @@ def request_body(stream: bool) -> bytes:
         "max_tokens": 64,
         "stream": stream,
     }
+    if image is not None:
+        uri = "data:image/png;base64," + base64.b64encode(image).decode()
+        body["messages"].append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "The screen now:"},
+                    {"type": "image_url", "image_url": {"url": uri}},
+                ],
+            }
+        )
     return json.dumps(body).encode()
 
 

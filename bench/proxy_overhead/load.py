@@ -206,9 +206,10 @@ async def measure_cell(
     warmup: int,
     timeout: float,
     server_pgid: int | None,
+    image: bytes | None = None,
 ) -> Cell:
     """Warm up, then measure `requests` calls at `concurrency`, and the server's CPU time meanwhile."""
-    payload = http_request(port, request_body(stream))
+    payload = http_request(port, request_body(stream, image))
     conns = [await connect(port) for _ in range(concurrency)]
     try:
         if warmup:
@@ -243,6 +244,7 @@ async def wait_ready(
     timeout: float,
     name: str,
     streams: Sequence[bool] = (False, True),
+    image: bytes | None = None,
 ) -> None:
     """Until a real call (streamed, not, or both) is answered correctly."""
     deadline = time.monotonic() + timeout
@@ -256,7 +258,7 @@ async def wait_ready(
                 good = True
                 for stream in streams:
                     _, status, body = await asyncio.wait_for(
-                        conn.request(http_request(port, request_body(stream))), 30
+                        conn.request(http_request(port, request_body(stream, image))), 30
                     )
                     if status != 200 or not answer_ok(body, stream):
                         good, last = False, f"HTTP {status}: {body[:300]!r}"

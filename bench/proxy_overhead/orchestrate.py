@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .calls import LABELS, MODES
+from .calls import LABELS, MODES, screenshot_png
 from .litellm import ensure_litellm, litellm_config, litellm_env
 from .load import Cell, measure_cell, wait_ready
 from .processes import Processes, free_port, loopback_env
@@ -47,6 +47,8 @@ class Plan:
     upstream_delay_ms: float
     litellm_version: str
     ours_patch: Path | None
+    screenshot: bytes | None = None
+    """Sent with every call (`--screenshot-kb`), as a PNG data URI."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Plan:
@@ -66,6 +68,7 @@ class Plan:
             upstream_delay_ms=args.upstream_delay_ms,
             litellm_version=args.litellm_version,
             ours_patch=args.ours_patch,
+            screenshot=screenshot_png(args.screenshot_kb) if args.screenshot_kb else None,
         )
 
     def requests_at(self, level: int) -> tuple[int, int]:
@@ -207,7 +210,7 @@ class Run:
         port, proc = self._start_under_test(mode, up_port)
         try:
             if proc is not None:
-                uvloop.run(wait_ready(port, proc, 180, LABELS[mode], self.plan.streams))
+                uvloop.run(wait_ready(port, proc, 180, LABELS[mode], self.plan.streams, self.plan.screenshot))
             for stream in self.plan.streams:
                 for level in self.plan.levels:
                     requests, warmup = self.plan.requests_at(level)
@@ -221,6 +224,7 @@ class Run:
                             warmup,
                             self.plan.cell_timeout,
                             (proc or upstream).pid,
+                            self.plan.screenshot,
                         )
                     )
                     self.cells.append(cell)
