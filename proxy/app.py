@@ -122,9 +122,8 @@ class ProxyServer:
             budget = ImageBudget(self.config.images)
             if self.config.images.fetch_urls and b"http" in raw:  # only when configured: see image_fetch
                 body = await inline_image_urls(copy.deepcopy(body), self.config.images)
-            if (
-                _may_hold_images(raw) or self.config.images.fetch_urls
-            ):  # decoding megabytes of images must not stall the other calls
+            if _may_hold_images(raw) or self.config.images.fetch_urls:
+                # decoding megabytes of images must not stall the other calls
                 generation_request, parsed = await asyncio.to_thread(wire.parse, body, budget)
             else:
                 generation_request, parsed = wire.parse(body, budget)
