@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 from transformers import DynamicCache, PreTrainedModel
@@ -118,3 +119,46 @@ def _finished(row: Row, max_context: int) -> bool:
     elif row.budget(max_context) <= 0:
         row.finish = FinishReason(type="length", length=len(row.output))
     return row.finish is not None
+
+
+def generate_one(
+    model: PreTrainedModel,
+    row: Row,
+    max_context: int,
+    positions: torch.Tensor,
+    delta: int,
+    **inputs: Any,
+) -> None:
+    """Run one row alone with 3-D positions (a Qwen-VL model: time, height and width over the image
+    patches, text positions on one line): `positions` [3, 1, prompt] for the prompt, and the k-th sampled
+    token at prompt length + k + `delta`. `inputs` go to the prefill (pixel values and image grid)."""
+    if _finished(row, max_context):
+        return
+    ids = torch.tensor([row.prompt], dtype=torch.long)
+    mask = torch.ones_like(ids)
+    cache = DynamicCache(config=model.config)
+    with torch.inference_mode():
+        out = model(
+            input_ids=ids,
+            attention_mask=mask,
+            position_ids=positions,
+            cache=cache,
+            use_cache=True,
+            logits_to_keep=1,
+            **inputs,
+        )
+        logits = out.logits[:, -1, :]
+        temperature, top_p, top_k = _settings([row])
+        while True:
+            uniforms = torch.rand((), generator=row.generator)[None]
+            tokens, logprobs = sample(logits, temperature, top_p, top_k, uniforms)
+            row.output.append(int(tokens[0]))
+            row.logprobs.append(float(logprobs[0]))
+            if _finished(row, max_context):
+                return
+            mask = torch.cat([mask, torch.ones(1, 1, dtype=torch.long)], dim=1)
+            at = torch.full((3, 1, 1), len(row.prompt) + len(row.output) - 1 + delta, dtype=torch.long)
+            out = model(
+                input_ids=tokens[:, None], attention_mask=mask, position_ids=at, cache=cache, use_cache=True
+            )
+            logits = out.logits[:, -1, :]

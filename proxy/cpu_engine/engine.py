@@ -7,6 +7,8 @@ and the asyncio server only ever waits on futures. Requests that arrive within `
 
 from __future__ import annotations
 
+import base64
+import binascii
 import queue
 import threading
 import time
@@ -18,7 +20,7 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from proxy.cpu_engine.decode import Row, generate
+from proxy.cpu_engine.decode import Row, generate, generate_one
 from proxy.cpu_engine.schema import (
     FinishReason,
     GenerateRequest,
@@ -29,6 +31,7 @@ from proxy.cpu_engine.schema import (
     ReloadResponse,
 )
 from proxy.cpu_engine.weights import load_model, reload_weights
+from proxy.vision_prompt import VisionPrompt, VisionPromptError
 
 
 class EngineError(ValueError):
@@ -73,7 +76,9 @@ class CpuEngine:
         self.model_dir = model_dir.resolve()
         self.model = load_model(self.model_dir)
         self.tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
-        config = self.model.config
+        self.vision = VisionPrompt(self.model_dir) if VisionPrompt.found_in(self.model_dir) else None
+        """A vision-language model's processor: its requests may carry `image_data` and run one at a time."""
+        config = getattr(self.model.config, "text_config", None) or self.model.config
         self.vocab_size = int(config.vocab_size)
         self.max_context = int(config.max_position_embeddings)
         self.eos_ids = _eos_ids(config.eos_token_id, self.model.generation_config.eos_token_id)
@@ -139,6 +144,14 @@ class CpuEngine:
             raise EngineError(
                 f"prompt of {len(request.input_ids)} tokens exceeds the context of {self.max_context}"
             )
+        if request.image_data and self.vision is None:
+            raise EngineError(f"the model {self.model_dir.name} takes text only; the request has image_data")
+        if (
+            self.vision is not None
+            and self.vision.image_token_id in request.input_ids
+            and not request.image_data
+        ):
+            raise EngineError("the prompt holds image tokens but the request has no image_data")
 
     # --- the worker thread ------------------------------------------------------------------------
 
@@ -171,6 +184,10 @@ class CpuEngine:
 
     def _serve(self, jobs: list[_Job]) -> None:
         jobs = [j for j in jobs if j.future.set_running_or_notify_cancel()]
+        if self.vision is not None:  # its positions are per image grid: each request runs alone
+            for job in jobs:
+                self._serve_alone(job)
+            return
         rows = [self._row(j.request) for j in jobs]
         try:
             generate(self.model, rows, self.max_context)
@@ -178,6 +195,40 @@ class CpuEngine:
             for j in jobs:
                 j.future.set_exception(exc)
             return
+        self._answer(jobs, rows)
+
+    def _serve_alone(self, job: _Job) -> None:
+        """One request of a vision-language model: its images become pixel values here, with the processor
+        the proxy expanded the prompt with, and the pad count must agree."""
+        assert self.vision is not None
+        row = self._row(job.request)
+        try:
+            ids = torch.tensor([job.request.input_ids], dtype=torch.long)
+            types = (ids == self.vision.image_token_id).int()
+            inputs: dict[str, object] = {}
+            if job.request.image_data:
+                images = [base64.b64decode(data, validate=True) for data in job.request.image_data]
+                found = self.vision.inputs(images)
+                self.vision.check(job.request.input_ids, found.pads)
+                inputs = {"pixel_values": found.pixel_values, "image_grid_thw": found.image_grid_thw}
+                positions, deltas = self.model.model.get_rope_index(
+                    ids, mm_token_type_ids=types, image_grid_thw=found.image_grid_thw, attention_mask=None
+                )
+                delta = int(deltas.flatten()[0])
+            else:
+                positions, delta = torch.arange(ids.shape[1]).view(1, 1, -1).expand(3, 1, -1), 0
+            generate_one(
+                self.model, row, self.max_context, positions, delta, mm_token_type_ids=types, **inputs
+            )
+        except (VisionPromptError, binascii.Error, ValueError) as exc:
+            job.future.set_exception(EngineError(f"image_data: {exc}"))
+            return
+        except Exception as exc:
+            job.future.set_exception(exc)
+            return
+        self._answer([job], [row])
+
+    def _answer(self, jobs: list[_Job], rows: list[Row]) -> None:
         with self._lock:
             m = self._metrics
             m.requests += len(jobs)

@@ -37,6 +37,9 @@ class GenerateRequest(BaseModel):
     input_ids: list[int] = Field(min_length=1)
     sampling_params: SamplingParams = Field(default_factory=lambda: SamplingParams())
     return_logprob: bool = False
+    image_data: list[str] = Field(default_factory=list)
+    """Base64 bytes of the prompt's images, in order (SGLang's field), for a vision-language model; the
+    prompt's image pads must already be expanded to what the model's processor makes of them."""
     rid: str | None = None
     """Request id, echoed as `meta_info.id` (one is made up when absent)."""
 

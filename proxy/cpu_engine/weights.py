@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 from safetensors.torch import load_file
-from transformers import AutoModelForCausalLM, PreTrainedModel
+from transformers import AutoModelForCausalLM, AutoModelForImageTextToText, PreTrainedModel
 
 
 class WeightsError(ValueError):
@@ -15,8 +15,14 @@ class WeightsError(ValueError):
 
 
 def load_model(model_dir: Path) -> PreTrainedModel:
-    """The causal LM in `model_dir`, in float32 on CPU, ready for inference."""
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    """The causal LM (or image-text-to-text model) in `model_dir`, in float32 on CPU, for inference."""
+    config = (
+        json.loads((Path(model_dir) / "config.json").read_text())
+        if (Path(model_dir) / "config.json").is_file()
+        else {}
+    )
+    loader = AutoModelForImageTextToText if "vision_config" in config else AutoModelForCausalLM
+    model = loader.from_pretrained(model_dir, dtype=torch.float32)
     return model.eval()
 
 

@@ -37,7 +37,9 @@ class SGLangBackend(TokenBackend):
             params["top_p"] = sampling.top_p
         if sampling.seed is not None:
             params["seed"] = sampling.seed
-        body = {"input_ids": prompt_ids, "sampling_params": params, "return_logprob": True}
+        body: dict[str, Any] = {"input_ids": prompt_ids, "sampling_params": params, "return_logprob": True}
+        if request.images:
+            body["image_data"] = [image.base64() for image in request.images]
         answer, replica = await self.client.post("/generate", body, request.rollout_id)
         meta = answer.get("meta_info") or {}
         pairs = meta.get("output_token_logprobs") or []
@@ -86,6 +88,18 @@ class SGLangEngine(TokenEngine):
 
 
 class LocalEngine(SGLangEngine):
-    """Our CPU engine (`forge-proxy engine local --model DIR`), which speaks SGLang's `/generate`."""
+    """Our CPU engine (`forge-proxy engine local --model DIR`), which speaks SGLang's `/generate`; with a
+    vision-language model it takes the prompt's images (`image_data`) beside the expanded ids."""
 
     backend_name = "local"
+
+    def __init__(
+        self,
+        base_url: str | list[str],
+        tokenizer: str | Path,
+        parser: str = "qwen3",
+        context_window: int | None = None,
+    ) -> None:
+        super().__init__(base_url, tokenizer, parser=parser, context_window=context_window)
+        self.backend.takes_images = True
+        self.accepts_images = self.vision is not None

@@ -18,7 +18,9 @@ from typing import Any
 from proxy.chat_template import PromptRenderer
 from proxy.conversation import Generation, GenerationRequest, Usage
 from proxy.engines.base import Engine
+from proxy.errors import BadRequest
 from proxy.parsers import get_parser
+from proxy.vision_prompt import VisionPrompt, VisionPromptError
 
 
 @dataclass
@@ -43,6 +45,8 @@ class TokenBackend(ABC):
     """Samples completion ids for prompt ids."""
 
     name = "backend"
+    takes_images = False
+    """It sends a prompt's images (`request.images`) to its engine with the expanded prompt ids."""
 
     @abstractmethod
     async def generate(
@@ -75,6 +79,13 @@ class TokenEngine(Engine):
     ) -> None:
         self.backend = backend
         self.name = backend.name
+        self.vision = (
+            VisionPrompt(Path(tokenizer))
+            if isinstance(tokenizer, str | Path) and VisionPrompt.found_in(tokenizer)
+            else None
+        )
+        """A vision-language model's processor, from the model directory, when the backend takes images."""
+        self.accepts_images = self.vision is not None and backend.takes_images
         self.tokenizer = tokenizer if not isinstance(tokenizer, str | Path) else load_tokenizer(tokenizer)
         self.renderer = PromptRenderer(self.tokenizer)
         self.parser = get_parser(parser)
@@ -95,10 +106,21 @@ class TokenEngine(Engine):
         return self.context_window if self.context_window and self.context_window < 10**8 else None
 
     async def count_tokens(self, request: GenerationRequest) -> int:
-        return len(await asyncio.to_thread(self.renderer.render, request))
+        return len(await asyncio.to_thread(self._prompt, request))
+
+    def _prompt(self, request: GenerationRequest) -> list[int]:
+        """The rendered prompt, with each image's pad expanded by the model's processor."""
+        ids = self.renderer.render(request)
+        if not request.images or self.vision is None:
+            return ids
+        pads = self.vision.inputs([image.data for image in request.images]).pads
+        try:
+            return self.vision.expand(ids, pads)
+        except VisionPromptError as exc:
+            raise BadRequest(f"the rendered prompt does not fit its images: {exc}") from None
 
     async def generate(self, request: GenerationRequest) -> Generation:
-        prompt_ids = await asyncio.to_thread(self.renderer.render, request)
+        prompt_ids = await asyncio.to_thread(self._prompt, request)
         window = await self._window()
         room = (window - len(prompt_ids)) if window else None
         wanted = request.sampling.max_tokens or self.default_max_tokens
