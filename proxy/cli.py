@@ -257,8 +257,11 @@ def export(
             typer.echo(f"{count} conversation(s) from {len(calls)} rollout(s) written to {out}")
             return
         trajectories = build_trajectories(store, ids)
-    writer = export_parquet if out.suffix == ".parquet" else export_jsonl
-    result = writer(trajectories, rewards, out, require_reward=require_reward)
+    if out.suffix == ".parquet":
+        blobs = BlobStore.beside(run_dir / STORE_FILENAME)
+        result = export_parquet(trajectories, rewards, out, require_reward=require_reward, blobs=blobs)
+    else:
+        result = export_jsonl(trajectories, rewards, out, require_reward=require_reward)
     broken = sum(len(t.diagnostics) for t in trajectories)
     typer.echo(
         f"{result.rows} chain(s) from {len(trajectories)} rollout(s) written to {result.path}"

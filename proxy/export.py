@@ -6,6 +6,11 @@ back to its calls. A rollout's reward is copied to each of its chains. A rollout
 `reward: null` by default, so nothing is lost silently; with `require_reward=True` its chains are left
 out and named in the result (a trainer usually cannot use an unrewarded chain).
 
+Images: a JSONL row names its chain's images by hash (`images`, their bytes in the run's blob store). A
+parquet file carries them: `images` is a list of Hugging Face `datasets` `Image` values (the bytes, and
+`<sha256>.<ext>` as the path), which `datasets` gives back as PIL images (veRL's `multi_modal_data`
+layout), and `image_refs` keeps what each one is.
+
 Files are written to a temporary name and renamed, so a half-written export never looks finished.
 """
 
@@ -20,7 +25,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from proxy.blob_store import BlobStore
 from proxy.trajectory import Chain, Trajectory
+
+IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp"}
 
 
 class ChainRow(Chain):
@@ -81,7 +89,7 @@ def export_jsonl(
 
 
 def _features() -> Any:
-    from datasets import Features, List, Value
+    from datasets import Features, Image, List, Value
 
     return Features(
         {
@@ -94,7 +102,8 @@ def _features() -> Any:
             "call_seqs": List(Value("int32")),
             "num_turns": Value("int32"),
             "reward": Value("float64"),
-            "images": List(
+            "images": List(Image()),
+            "image_refs": List(
                 {
                     "sha256": Value("string"),
                     "media_type": Value("string"),
@@ -113,9 +122,10 @@ def export_parquet(
     path: Path,
     *,
     require_reward: bool = False,
+    blobs: BlobStore | None = None,
 ) -> ExportResult:
     """The same rows as `export_jsonl`, as parquet via HF `datasets` (ids int32, mask int8, log-probs
-    float64)."""
+    float64), with the chains' images in it: chains with images need the run's blob store."""
     from datasets import Dataset
 
     rows, skipped = _rows(trajectories, rewards, require_reward)
@@ -123,8 +133,21 @@ def export_parquet(
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     features = _features()
-    columns = {name: [getattr(row, name) for row in rows] for name in features}
-    columns["images"] = [[image.model_dump() for image in row.images] for row in rows]
+    if blobs is None and any(row.images for row in rows):
+        raise ValueError("the chains have images: pass the run's blob store to export them")
+    columns = {
+        name: [getattr(row, name) for row in rows] for name in features if not name.startswith("image")
+    }
+    columns["images"] = [
+        [
+            {"bytes": blobs.get(i.sha256), "path": i.sha256 + IMAGE_EXTENSIONS.get(i.media_type, "")}
+            for i in row.images
+        ]
+        if blobs is not None
+        else []
+        for row in rows
+    ]
+    columns["image_refs"] = [[image.model_dump() for image in row.images] for row in rows]
     dataset = Dataset.from_dict(columns, features=features)
     dataset.to_parquet(str(tmp))
     os.replace(tmp, path)
@@ -142,6 +165,8 @@ def load_chains(path: Path) -> list[ChainRow]:
         import pyarrow.parquet as pq
 
         records = pq.read_table(path).to_pylist()
+        for record in records:  # the bytes stay in the file; a row names its images
+            record["images"] = record.pop("image_refs", [])
     else:
         raise ValueError(f"{path}: unknown export format (expected .jsonl or .parquet)")
     return [ChainRow.model_validate(record) for record in records]

@@ -110,7 +110,8 @@ def test_parquet_columns_are_compact_types(tmp_path: Path) -> None:
         "call_seqs": "list<int32>",
         "num_turns": "int32",
         "reward": "double",
-        "images": "list<struct<sha256: string, media_type: string, width: int32, height: int32, "
+        "images": "list<struct<bytes: binary, path: string>>",
+        "image_refs": "list<struct<sha256: string, media_type: string, width: int32, height: int32, "
         "size: int64>>",
     }
 

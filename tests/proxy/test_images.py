@@ -485,11 +485,11 @@ def test_sft_data_of_a_vision_teacher_keeps_its_images(proxy: Proxy, tmp_path: P
 
 
 def test_chains_name_their_images_and_exports_keep_them(tmp_path: Path) -> None:
+    blobs = BlobStore(tmp_path / "blobs")
+    shots = [screenshot(30, size=(64, 40)), screenshot(31, "JPEG", size=(48, 30))]
     refs = [
-        ImageRef(
-            sha256=hashlib.sha256(bytes([i])).hexdigest(), media_type="image/png", width=8, height=8, size=1
-        )
-        for i in range(2)
+        ImageRef(sha256=blobs.put(data), media_type=kind, width=w, height=h, size=len(data))
+        for data, kind, (w, h) in zip(shots, ("image/png", "image/jpeg"), ((64, 40), (48, 30)), strict=True)
     ]
     first = CallRecord(
         rollout_id="r",
@@ -511,14 +511,24 @@ def test_chains_name_their_images_and_exports_keep_them(tmp_path: Path) -> None:
         logprobs=[-0.25],
         images=refs,
     )
-    (chain,) = build_chains([first, second], "r").chains
-    assert chain.images == refs
     trajectory = build_chains([first, second], "r")
-    for name in ("chains.jsonl", "chains.parquet"):
-        writer = export_parquet if name.endswith(".parquet") else export_jsonl
-        writer([trajectory], {"r": 1.0}, tmp_path / name)
-        (row,) = load_chains(tmp_path / name)
-        assert row.images == refs, name
+    (chain,) = trajectory.chains
+    assert chain.images == refs, "the last call's prompt holds every image of the chain"
+    export_jsonl([trajectory], {"r": 1.0}, tmp_path / "chains.jsonl")
+    assert load_chains(tmp_path / "chains.jsonl")[0].images == refs
+    with pytest.raises(ValueError, match="blob store"):
+        export_parquet([trajectory], {"r": 1.0}, tmp_path / "chains.parquet")
+    export_parquet([trajectory], {"r": 1.0}, tmp_path / "chains.parquet", blobs=blobs)
+    assert load_chains(tmp_path / "chains.parquet")[0].images == refs
+    from datasets import Dataset
+    from datasets import Image as ImageFeature
+
+    dataset = Dataset.from_parquet(str(tmp_path / "chains.parquet"))
+    assert dataset.features["images"].feature == ImageFeature()
+    (row,) = dataset
+    assert [(im.format, im.size) for im in row["images"]] == [("PNG", (64, 40)), ("JPEG", (48, 30))]
+    raw = dataset.cast_column("images", dataset.features["images"].__class__(ImageFeature(decode=False)))
+    assert [im["bytes"] for im in raw[0]["images"]] == shots, "the bytes that were sent"
 
 
 def test_a_flood_of_tiny_images_stops_at_the_count_before_decoding_the_rest(proxy: Proxy) -> None:
