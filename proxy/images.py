@@ -127,6 +127,10 @@ def image_part(
                 img.load()  # decodes every pixel: a truncated or corrupt image fails here
     except BadRequest:
         raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:  # far over the bound
+        raise ImageTooLarge(
+            f"{where}: {exc}; the limit is {budget.limits.max_image_pixels} pixels", param=where
+        ) from None
     except Exception as exc:
         raise BadRequest(
             f"{where}: the image cannot be decoded: {type(exc).__name__}: {exc}", param=where

@@ -12,6 +12,7 @@ import io
 import json
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -554,3 +555,41 @@ def test_base64_wrapped_in_lines_is_read_and_stray_characters_are_refused() -> N
     assert from_base64(wrapped, "image/png", "source", ImageBudget()).data == png
     with pytest.raises(BadRequest, match="not valid base64"):
         from_base64(text[:100] + "!" + text[100:], "image/png", "source", ImageBudget())
+
+
+def _bomb(side: int) -> bytes:
+    """A tiny PNG whose header says side x side pixels (its CRC fixed): 20,000 would decode to 1.2 GB."""
+    png = bytearray(screenshot(0, size=(8, 8)))
+    at = png.index(b"IHDR")
+    png[at + 4 : at + 12] = side.to_bytes(4, "big") * 2
+    png[at + 17 : at + 21] = zlib.crc32(bytes(png[at : at + 17])).to_bytes(4, "big")
+    return bytes(png)
+
+
+@pytest.mark.parametrize(
+    ("side", "words"),
+    [(7_000, "7000x7000 pixels; the limit is 40000000"), (20_000, "400000000 pixels")],
+    ids=["over-our-bound", "over-pillows-bound"],
+)
+def test_a_decompression_bomb_is_refused_before_its_pixels_are_decoded(
+    proxy: Proxy, side: int, words: str
+) -> None:
+    with pytest.raises(openai.APIStatusError) as raised:
+        _ask(proxy, WireApi.CHAT, False, [(_bomb(side), "image/png")], f"bomb-{side}")
+    assert raised.value.status_code == 413
+    assert words in str(raised.value.body) and "the limit is 40000000" in str(raised.value.body), (
+        raised.value.body
+    )
+
+
+def test_a_blob_uri_from_a_client_is_not_a_way_to_read_the_store(proxy: Proxy) -> None:
+    """Records say blob:sha256:<hex> where an image was; a client sending one names nothing."""
+    _ask(proxy, WireApi.CHAT, False, images_of(1), "owner")
+    stored = proxy.call("owner").images[0].uri
+    with pytest.raises(openai.BadRequestError) as raised:
+        proxy.openai("thief").chat.completions.create(
+            model=MODEL,
+            messages=[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": stored}}]}],
+        )
+    assert "not fetched" in str(raised.value.body)
+    assert proxy.call("thief").images == []
