@@ -7,6 +7,7 @@ commands answer at once.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -100,17 +101,13 @@ def init_model(
             )
         from proxy.cpu_engine.vision_model_init import init_vision_model
 
-        try:
-            out = init_vision_model(
-                directory,
-                seed=seed,
-                vocab_size=vocab_size,
-                layers=layers,
-                max_position_embeddings=max_context,
-            )
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from exc
-        typer.echo(f"vision-language model written to {out}")
+        sizes = {
+            "seed": seed,
+            "vocab_size": vocab_size,
+            "layers": layers,
+            "max_position_embeddings": max_context,
+        }
+        typer.echo(f"vision-language model written to {_built(init_vision_model, directory, **sizes)}")
         return
     if source == "smollm2":
         from proxy.cpu_engine.smollm2 import cached_smollm2, copy_model
@@ -121,20 +118,25 @@ def init_model(
             raise typer.BadParameter(str(exc), param_hint="--from") from exc
         typer.echo(f"model written to {copy_model(cached, directory)} (built from {cached})")
         return
+    sizes = {"hidden_size": hidden_size, "heads": heads, "kv_heads": kv_heads}
+    out = _built(
+        build,
+        directory,
+        seed=seed,
+        vocab_size=vocab_size,
+        layers=layers,
+        max_position_embeddings=max_context,
+        **sizes,
+    )
+    typer.echo(f"model written to {out}")
+
+
+def _built(make: Callable[..., Path], directory: Path, **options: int) -> Path:
+    """A model builder's output; a size it refuses (ValueError) is a usage error."""
     try:
-        out = build(
-            directory,
-            seed=seed,
-            vocab_size=vocab_size,
-            hidden_size=hidden_size,
-            layers=layers,
-            heads=heads,
-            kv_heads=kv_heads,
-            max_position_embeddings=max_context,
-        )
+        return make(directory, **options)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
-    typer.echo(f"model written to {out}")
 
 
 @app.command("serve")

@@ -68,6 +68,9 @@ class SGLangEngine(TokenEngine):
     """`--engine sglang --upstream URL --tokenizer DIR`."""
 
     backend_name = "sglang"
+    backend_takes_images = False
+    """Whether its `/generate` is sent a vision-language prompt's images (`image_data`) beside the expanded
+    ids: ours is; SGLang's own expansion of `image_data` is not checked against ours yet."""
     needs_upstream = True
     needs_tokenizer = True
 
@@ -80,6 +83,7 @@ class SGLangEngine(TokenEngine):
     ) -> None:
         backend = SGLangBackend(base_url)
         backend.name = self.backend_name
+        backend.takes_images = self.backend_takes_images
         super().__init__(backend, tokenizer, parser=parser, context_window=context_window)
 
     @classmethod
@@ -92,14 +96,4 @@ class LocalEngine(SGLangEngine):
     vision-language model it takes the prompt's images (`image_data`) beside the expanded ids."""
 
     backend_name = "local"
-
-    def __init__(
-        self,
-        base_url: str | list[str],
-        tokenizer: str | Path,
-        parser: str = "qwen3",
-        context_window: int | None = None,
-    ) -> None:
-        super().__init__(base_url, tokenizer, parser=parser, context_window=context_window)
-        self.backend.takes_images = True
-        self.accepts_images = self.vision is not None
+    backend_takes_images = True
