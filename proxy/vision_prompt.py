@@ -64,6 +64,11 @@ class VisionPrompt:
         pads = [int(row.prod()) // (self.merge * self.merge) for row in grid]
         return ImageInputs(pixel_values=out["pixel_values"], image_grid_thw=grid, pads=pads)
 
+    def pads_for(self, width: int, height: int) -> int:
+        """Pad tokens of an image of this size, from the processor's own resize rule, without touching
+        its pixels (the proxy needs the count; the engine makes the pixel values and checks it)."""
+        return int(self.processor.get_number_of_image_patches(height, width, {})) // (self.merge * self.merge)
+
     def expand(self, ids: list[int], pads: list[int]) -> list[int]:
         """`ids` with the i-th single image token repeated `pads[i]` times."""
         found = ids.count(self.image_token_id)

@@ -113,7 +113,7 @@ class TokenEngine(Engine):
         ids = self.renderer.render(request)
         if not request.images or self.vision is None:
             return ids
-        pads = self.vision.inputs([image.data for image in request.images]).pads
+        pads = [self.vision.pads_for(image.ref.width, image.ref.height) for image in request.images]
         try:
             return self.vision.expand(ids, pads)
         except VisionPromptError as exc:

@@ -5,6 +5,7 @@ reads; deterministic for a seed."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from proxy.cpu_engine.vision_model_init import (
     init_vision_model,
     load_image_processor,
 )
+from proxy.vision_prompt import VisionPrompt
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +133,16 @@ def test_cli_builds_it(tmp_path: Path) -> None:
     assert (tmp_path / "m" / "preprocessor_config.json").is_file()
     refused = CliRunner().invoke(app, ["init-model", "--vision", "--from", "smollm2", str(tmp_path / "n")])
     assert refused.exit_code == 2 and "does not take" in refused.output
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (30, 20), (3000, 2000), (200, 2000), (448, 252), (57, 999)])
+def test_the_pad_count_from_an_images_size_is_the_processors(vision_dir: Path, size: tuple[int, int]) -> None:
+    """The proxy counts pads from the size alone; the engine's pixel values must agree."""
+    vision = VisionPrompt(vision_dir)
+    assert vision.pads_for(*size) == vision.inputs([_png_bytes(*size)]).pads[0]
+
+
+def _png_bytes(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    _screenshot(width, height).save(out, format="PNG")
+    return out.getvalue()
