@@ -79,17 +79,18 @@ class ProxyServer:
             raise UnknownModel(f"model {model!r} is not served here; served: {', '.join(self.config.models)}")
 
     async def keep_images(self, record: CallRecord, body: Any, parts: list[ImagePart]) -> None:
-        """Put the request's images in the blob store (before the record naming them is committed) and
-        record them by hash; then refuse them if the engine takes text only."""
-        await asyncio.to_thread(lambda: [self.blobs.put(p.data) for p in parts])
-        record.images = [p.ref for p in parts]
-        record.request = redact_images(body, parts)
+        """Refuse the images if the engine takes text only (keeping none of them: a sandbox must not fill
+        the disk with images no one can use); else put them in the blob store, before the record naming
+        them is committed, and record them by hash."""
         if not self.engine.accepts_images:
             raise BadRequest(
                 f"model {record.model!r} takes text only (engine {self.engine.name}); the request has "
                 f"{len(parts)} image(s), the first at {parts[0].where}",
                 param=parts[0].where,
             )
+        await asyncio.to_thread(lambda: [self.blobs.put(p.data) for p in parts])
+        record.images = [p.ref for p in parts]
+        record.request = redact_images(body, parts)
 
     async def serve(self, api: WireApi, request: Request, rollout_id: str | None) -> Response:
         wire = WIRE_ADAPTERS[api]
