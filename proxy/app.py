@@ -21,6 +21,7 @@ import asyncio
 import copy
 import logging
 import math
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -177,9 +178,13 @@ class ProxyServer:
         return JSONResponse(record.response, status_code=exc.status, headers=headers)
 
 
+_IMAGE_HINT = re.compile(rb"(?i)base64|\\u")
+
+
 def _may_hold_images(raw: bytes) -> bool:
-    """Whether a body may carry image data (a data URI or a base64 source): most calls skip the walk."""
-    return b"base64" in raw
+    """Whether a body may carry image data (a data URI or a base64 source, in any case, or spelled with
+    JSON escapes): most calls skip the walk."""
+    return _IMAGE_HINT.search(raw) is not None
 
 
 def create_app(engine: Engine, store: CallStore, config: ProxyConfig | None = None) -> FastAPI:
@@ -243,8 +248,13 @@ def _endpoint(server: ProxyServer, api: WireApi) -> Any:
 def _count_tokens(server: ProxyServer) -> Any:
     async def endpoint(request: Request, rollout_id: str | None = None) -> Response:
         try:
-            body = load_json(await request.body(), server.config.max_body_bytes)
-            generation_request = messages.parse_count_tokens(body, ImageBudget(server.config.images))
+            raw = await request.body()
+            body = load_json(raw, server.config.max_body_bytes)
+            budget = ImageBudget(server.config.images)
+            if _may_hold_images(raw):
+                generation_request = await asyncio.to_thread(messages.parse_count_tokens, body, budget)
+            else:
+                generation_request = messages.parse_count_tokens(body, budget)
             server.check_model(generation_request.model)
             return JSONResponse(messages.render_count(await server.engine.count_tokens(generation_request)))
         except ProxyError as exc:

@@ -116,7 +116,8 @@ def image_part(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as img:
+            # only the formats we take: no other Pillow decoder (TIFF, PSD, EPS...) is ever reached
+            with Image.open(io.BytesIO(data), formats=list(MEDIA_TYPES.values())) as img:
                 fmt, (width, height) = img.format, img.size
                 if width * height > budget.limits.max_image_pixels:
                     raise ImageTooLarge(

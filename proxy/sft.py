@@ -13,6 +13,7 @@ image was, the Hugging Face / TRL vision format), the example lists its images i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from proxy.blob_store import BlobStore
 from proxy.conversation import Generation, Message, Tool
 from proxy.engines.passthrough import AnthropicPassthrough, OpenAIPassthrough
 from proxy.errors import ProxyError
-from proxy.images import ImageRef, restore_images
+from proxy.images import ImageBudget, ImageLimits, ImageRef, restore_images
 from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.wire import WIRE_ADAPTERS
 from proxy.wire.chat import chat_message, chat_tool
@@ -44,6 +45,9 @@ class SFTExample(BaseModel):
     """Where `export_sft_jsonl` put their files, relative to the JSONL."""
 
 
+UNBOUNDED = ImageLimits(
+    max_image_bytes=1 << 40, max_request_image_bytes=1 << 50, max_images=1 << 30, max_image_pixels=1 << 40
+)
 IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp"}
 
 
@@ -65,7 +69,8 @@ def _key(message: Message) -> tuple[Any, ...]:
     calls = tuple(
         (c.name, json.dumps(json.loads(c.arguments or "{}"), sort_keys=True)) for c in message.tool_calls
     )
-    return (message.role, message.content.strip(), calls, message.tool_call_id)
+    images = tuple((image.ref.sha256, image.offset) for image in message.images)
+    return (message.role, message.content.strip(), calls, message.tool_call_id, images)
 
 
 def _chat_message(message: Message) -> dict[str, Any]:
@@ -96,8 +101,11 @@ def conversations(
                 )
             body = restore_images(body, call.images, blobs.get)
         try:
-            request, _ = WIRE_ADAPTERS[call.wire_api].parse(body, None)
+            # the call was served: whatever bounds it was served under, its images are read back whole
+            request, _ = WIRE_ADAPTERS[call.wire_api].parse(body, ImageBudget(UNBOUNDED))
         except (ProxyError, ValueError, KeyError, TypeError):
+            if call.images:
+                raise
             continue
         answer = _answer(call)
         if answer is not None:
@@ -149,9 +157,11 @@ def export_sft_jsonl(examples: Iterable[SFTExample], path: Path, blobs: BlobStor
 def _copy_image(ref: ImageRef, root: Path, blobs: BlobStore) -> str:
     relative = f"images/{ref.sha256}{IMAGE_EXTENSIONS.get(ref.media_type, '')}"
     target = root / relative
-    if not target.is_file():
+    if not target.is_file():  # written whole, then renamed: a copy cut short is never taken as done
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(blobs.get(ref.sha256))
+        partial = target.with_name(f".{target.name}.partial")
+        partial.write_bytes(blobs.get(ref.sha256))
+        os.replace(partial, target)
     return relative
 
 

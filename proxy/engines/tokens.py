@@ -113,7 +113,10 @@ class TokenEngine(Engine):
         ids = self.renderer.render(request)
         if not request.images or self.vision is None:
             return ids
-        pads = [self.vision.pads_for(image.ref.width, image.ref.height) for image in request.images]
+        try:
+            pads = [self.vision.pads_for(image.ref.width, image.ref.height) for image in request.images]
+        except ValueError as exc:  # e.g. an aspect ratio over 200:1, which the processor refuses
+            raise BadRequest(f"an image the model's processor refuses: {exc}") from None
         try:
             return self.vision.expand(ids, pads)
         except VisionPromptError as exc:

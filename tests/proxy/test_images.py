@@ -253,7 +253,14 @@ def _bad(kind: str) -> tuple[bytes, str]:
         "not-an-image": (b"%PDF-1.7 not an image at all" * 10, "image/png"),
         "wrong-type": (png, "image/jpeg"),
         "unsupported": (_bmp(), "image/bmp"),
+        "tiff-as-png": (_tiff(), "image/png"),
     }[kind]
+
+
+def _tiff() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(out, format="TIFF")
+    return out.getvalue()
 
 
 def _bmp() -> bytes:
@@ -270,6 +277,7 @@ def _bmp() -> bytes:
         ("not-an-image", "cannot be decoded"),
         ("wrong-type", "says it is image/jpeg but its bytes are image/png"),
         ("unsupported", "not supported"),
+        ("tiff-as-png", "cannot be decoded"),  # only our formats' decoders are ever reached
     ],
 )
 def test_a_bad_image_is_a_400_in_the_apis_own_shape_and_recorded_as_rejected(
@@ -329,6 +337,15 @@ def test_an_image_to_a_text_only_model_is_a_400_recorded_as_rejected(
         assert call.status is CallStatus.REJECTED and call.images == []
         assert not proxy.blobs.root.exists(), "images no engine here can use are not kept"
         assert len(_raw_request_row(proxy.store, call.call_id)) < 4_000, "nor written into the row"
+        shout = data_uri(images_of(1)[0][0], "image/png").replace(";base64,", ";BASE64,")
+        with pytest.raises(openai.BadRequestError):
+            proxy.openai("shout").chat.completions.create(
+                model=MODEL,
+                messages=[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": shout}}]}],
+            )
+        assert len(_raw_request_row(proxy.store, proxy.call("shout").call_id)) < 4_000, (
+            "BASE64 in capitals too"
+        )
         assert (
             proxy.openai("text")
             .chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "hi"}])

@@ -294,3 +294,16 @@ def test_a_screenshot_in_a_tool_result_extends_the_chain(
         hashlib.sha256(first).hexdigest(),
         hashlib.sha256(second).hexdigest(),
     ]
+
+
+def test_an_image_the_processor_refuses_is_a_400_not_a_500(
+    proxy: tuple[BackgroundServer, CallStore], vision_dir: Path
+) -> None:
+    """Qwen's resize refuses an aspect ratio over 200:1 (a 3 x 900 crop)."""
+    server, store = proxy
+    oa = openai.OpenAI(base_url=f"{server.url}/rollouts/thin/v1", api_key="x", max_retries=0)
+    content = [{"type": "image_url", "image_url": {"url": _uri(_png(9, (3, 900)))}}]
+    with pytest.raises(openai.BadRequestError) as raised:
+        oa.chat.completions.create(model="policy", messages=[{"role": "user", "content": content}])  # type: ignore[list-item]
+    assert "processor refuses" in str(raised.value.body)
+    assert store.calls("thin")[0].status is CallStatus.REJECTED
