@@ -124,6 +124,16 @@ def _extends(prompt: list[int], full: list[int]) -> bool:
     return len(prompt) >= len(full) and prompt[: len(full)] == full
 
 
+def _hashes(images: Sequence[ImageRef]) -> tuple[str, ...]:
+    return tuple(image.sha256 for image in images)
+
+
+def _same_images_so_far(call: CallRecord, chain_images: Sequence[ImageRef]) -> bool:
+    """Two screenshots of one size are the same pad tokens: a call continues a chain only if its first
+    images are the chain's images."""
+    return _hashes(call.images[: len(chain_images)]) == _hashes(chain_images)
+
+
 def _common_prefix(a: list[int], b: list[int]) -> int:
     n, block, i = min(len(a), len(b)), 256, 0
     while i + block <= n and a[i : i + block] == b[i : i + block]:
@@ -156,9 +166,9 @@ def _eligible(calls: Sequence[CallRecord], notes: list[str]) -> list[CallRecord]
 
 def _drop_retries(calls: list[CallRecord], notes: list[str]) -> list[CallRecord]:
     """Of calls with identical prompts keep the one the conversation continued from, else the last."""
-    groups: dict[tuple[int, ...], list[CallRecord]] = defaultdict(list)
-    for call in calls:
-        groups[tuple(call.prompt_ids or [])].append(call)
+    groups: dict[tuple[tuple[int, ...], tuple[str, ...]], list[CallRecord]] = defaultdict(list)
+    for call in calls:  # the same ids with other images (a new screenshot of one size) is no retry
+        groups[(tuple(call.prompt_ids or []), _hashes(call.images))].append(call)
     dropped: set[int] = set()
     for same in groups.values():
         if len(same) < 2:
@@ -170,6 +180,7 @@ def _drop_retries(calls: list[CallRecord], notes: list[str]) -> list[CallRecord]
             if any(
                 o.seq > m.seq
                 and _extends(o.prompt_ids or [], (m.prompt_ids or []) + (m.completion_ids or []))
+                and _same_images_so_far(o, m.images)
                 for o in others
             )
         ]
@@ -196,6 +207,11 @@ def _why_new(call: CallRecord, chains: list[_Open]) -> str:
         return head
     best = max(chains, key=lambda c: (_common_prefix(prompt, c.full), -c.index))
     common, size = _common_prefix(prompt, best.full), len(best.full)
+    if _extends(prompt, best.full) and not _same_images_so_far(call, best.images):
+        return (
+            f"{head}: its tokens extend chain {best.index}, but its images differ from the chain's "
+            "(a screenshot replaced or re-encoded)"
+        )
     if len(prompt) < size:
         if common == len(prompt):
             return (
@@ -230,7 +246,7 @@ def build_chains(calls: Sequence[CallRecord], rollout_id: str | None = None) -> 
     chains: list[_Open] = []
     for call in usable:
         prompt = call.prompt_ids or []
-        fits = [c for c in chains if _extends(prompt, c.full)]
+        fits = [c for c in chains if _extends(prompt, c.full) and _same_images_so_far(call, c.images)]
         if fits:
             target = max(fits, key=lambda c: (len(c.full), c.seqs[-1]))
         else:

@@ -611,3 +611,47 @@ def test_a_blob_uri_from_a_client_is_not_a_way_to_read_the_store(proxy: Proxy) -
         )
     assert "not fetched" in str(raised.value.body)
     assert proxy.call("thief").images == []
+
+
+def _ref(seed: int) -> ImageRef:
+    return ImageRef(
+        sha256=hashlib.sha256(bytes([seed])).hexdigest(), media_type="image/png", width=8, height=8, size=1
+    )
+
+
+def _call(seq: int, prompt: list[int], images: list[ImageRef]) -> CallRecord:
+    return CallRecord(
+        rollout_id="r",
+        seq=seq,
+        call_id=f"c{seq}",
+        wire_api=WireApi.CHAT,
+        prompt_ids=prompt,
+        completion_ids=[9],
+        logprobs=[-0.1],
+        images=images,
+    )
+
+
+def test_same_ids_with_other_screenshots_are_neither_retries_nor_one_chain() -> None:
+    """Two screenshots of one size are the same pad tokens; only their hashes tell them apart."""
+    same_prompt = build_chains([_call(0, [1, 2], [_ref(1)]), _call(1, [1, 2], [_ref(2)])], "r")
+    assert len(same_prompt.chains) == 2, same_prompt.diagnostics
+    assert not any("retry" in note for note in same_prompt.diagnostics)
+    replaced = build_chains([_call(0, [1, 2], [_ref(1)]), _call(1, [1, 2, 9, 3], [_ref(2), _ref(3)])], "r")
+    assert [c.images for c in replaced.chains] == [[_ref(1)], [_ref(2), _ref(3)]]
+    assert any("images differ" in note for note in replaced.diagnostics), replaced.diagnostics
+    kept = build_chains([_call(0, [1, 2], [_ref(1)]), _call(1, [1, 2, 9, 3], [_ref(1), _ref(3)])], "r")
+    assert len(kept.chains) == 1 and kept.chains[0].images == [_ref(1), _ref(3)]
+    retried = build_chains([_call(0, [1, 2], [_ref(1)]), _call(1, [1, 2], [_ref(1)])], "r")
+    assert len(retried.chains) == 1 and any("retry" in note for note in retried.diagnostics)
+
+
+def test_sft_keeps_two_calls_with_one_text_and_other_screenshots(proxy: Proxy) -> None:
+    first, second = images_of(2)
+    _ask(proxy, WireApi.CHAT, False, [first], "two")
+    _ask(proxy, WireApi.CHAT, False, [second], "two")
+    examples = conversations(proxy.store.calls("two"), blobs=proxy.blobs)
+    assert [[i.sha256 for i in e.images] for e in examples] == [
+        [hashlib.sha256(first[0]).hexdigest()],
+        [hashlib.sha256(second[0]).hexdigest()],
+    ]
