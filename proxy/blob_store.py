@@ -54,6 +54,7 @@ class BlobStore:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, target)
+            _sync_dir(target.parent)  # the rename itself survives a power loss before the record's commit
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -68,3 +69,11 @@ class BlobStore:
         if hashlib.sha256(data).hexdigest() != sha256:
             raise BlobError(f"{self.path(sha256)}: its bytes do not match its hash")
         return data
+
+
+def _sync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

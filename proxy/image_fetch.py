@@ -100,9 +100,15 @@ async def inline_image_urls(body: Any, limits: ImageLimits) -> Any:
         )
     timeout = httpx.Timeout(FETCH_TIMEOUT_SEC)
     async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-        fetched = await asyncio.gather(
+        fetches = asyncio.gather(
             *(_fetch(client, holder[key], where, limits) for holder, key, where in slots)
         )
+        try:  # httpx's timeout is per read: a server trickling bytes is bounded here, as a whole
+            fetched = await asyncio.wait_for(fetches, FETCH_TIMEOUT_SEC)
+        except TimeoutError:
+            raise BadRequest(
+                f"fetching the request's image URLs took over {FETCH_TIMEOUT_SEC:.0f} s", param=slots[0][2]
+            ) from None
     for (holder, key, _), (data, media_type) in zip(slots, fetched, strict=True):
         encoded = base64.b64encode(data).decode("ascii")
         if key == "url" and holder.get("type") == "url":  # a Messages source: becomes a base64 one

@@ -12,6 +12,7 @@ import io
 import json
 import sqlite3
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ import openai
 import pytest
 from PIL import Image
 
+from proxy import image_fetch
 from proxy.app import create_app
 from proxy.blob_store import BlobStore
 from proxy.config import ProxyConfig
@@ -361,6 +363,18 @@ class _Hits(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         _Hits.hits.append(self.path)
+        if self.path == "/slow.png":  # a byte every 0.3 s: each read is quick, the whole never ends
+            self.send_response(200)
+            self.send_header("content-length", "1000")
+            self.end_headers()
+            for _ in range(1000):
+                try:
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.3)
+            return
         if self.path not in ("/shot.png", "/big.png"):
             self.send_error(404)
             return
@@ -655,3 +669,24 @@ def test_sft_keeps_two_calls_with_one_text_and_other_screenshots(proxy: Proxy) -
         [hashlib.sha256(first[0]).hexdigest()],
         [hashlib.sha256(second[0]).hexdigest()],
     ]
+
+
+def test_a_url_that_trickles_is_cut_at_the_fetch_deadline(
+    fetching: Proxy, image_site: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(image_fetch, "FETCH_TIMEOUT_SEC", 1.5)
+    started = time.monotonic()
+    with pytest.raises(openai.BadRequestError) as raised:
+        fetching.openai("slow").chat.completions.create(
+            model=MODEL,
+            messages=[
+                {
+                    "role": "user",
+                    "content": [{"type": "image_url", "image_url": {"url": f"{image_site}/slow.png"}}],
+                }
+            ],
+        )
+    assert "took over 2 s" in str(raised.value.body) or "took over 1 s" in str(raised.value.body), (
+        raised.value.body
+    )
+    assert time.monotonic() - started < 10
