@@ -117,14 +117,15 @@ class ProxyServer:
                 raise
             # image bytes never go into a row: every data URI / base64 payload is replaced (by its blob's
             # name once the image is kept, else by a note)
-            record.request = redact_images(body, []) if _may_hold_images(raw) else body
+            may_hold_images = _may_hold_images(raw)
+            record.request = redact_images(body, []) if may_hold_images else body
             if isinstance(body, dict):
                 record.stream = bool(body.get("stream"))
                 record.model = body.get("model") if isinstance(body.get("model"), str) else None
             budget = ImageBudget(self.config.images)
             if self.config.images.fetch_urls and b"http" in raw:  # only when configured: see image_fetch
                 body = await inline_image_urls(copy.deepcopy(body), self.config.images)
-            if _may_hold_images(raw) or self.config.images.fetch_urls:
+            if may_hold_images or self.config.images.fetch_urls:
                 # decoding megabytes of images must not stall the other calls
                 generation_request, parsed = await asyncio.to_thread(wire.parse, body, budget)
             else:

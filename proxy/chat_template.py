@@ -34,9 +34,7 @@ def hf_messages(messages: list[Message]) -> list[dict[str, Any]]:
     for m in messages:
         item: dict[str, Any] = {"role": m.role, "content": m.content}
         if m.images:  # a vision template renders each image part as its placeholder
-            item["content"] = [
-                {"type": "text", "text": p} if isinstance(p, str) else {"type": "image"} for p in m.parts()
-            ]
+            item["content"] = m.template_parts()
         if m.role == "assistant":
             if m.reasoning:
                 item["reasoning_content"] = m.reasoning

@@ -53,6 +53,13 @@ class Message(BaseModel):
             out.append(self.content[at:])
         return out
 
+    def template_parts(self) -> list[dict[str, str]]:
+        """The content as chat-template parts (Hugging Face / TRL vision format): `{"type": "text"}`
+        pieces and a `{"type": "image"}` where each image was."""
+        return [
+            {"type": "text", "text": p} if isinstance(p, str) else {"type": "image"} for p in self.parts()
+        ]
+
 
 class Tool(BaseModel):
     """A function tool the client offers the model."""

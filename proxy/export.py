@@ -28,8 +28,6 @@ from pydantic import BaseModel, Field
 from proxy.blob_store import BlobStore
 from proxy.trajectory import Chain, Trajectory
 
-IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp"}
-
 
 class ChainRow(Chain):
     """One exported row: a chain and its rollout's reward."""
@@ -139,12 +137,7 @@ def export_parquet(
         name: [getattr(row, name) for row in rows] for name in features if not name.startswith("image")
     }
     columns["images"] = [
-        [
-            {"bytes": blobs.get(i.sha256), "path": i.sha256 + IMAGE_EXTENSIONS.get(i.media_type, "")}
-            for i in row.images
-        ]
-        if blobs is not None
-        else []
+        [{"bytes": blobs.get(i.sha256), "path": i.filename} for i in row.images] if blobs is not None else []
         for row in rows
     ]
     columns["image_refs"] = [[image.model_dump() for image in row.images] for row in rows]

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from proxy.errors import BadRequest, ImageTooLarge
-from proxy.images import MEDIA_TYPES, ImageLimits
+from proxy.images import ImageLimits, media_type_of
 
 FETCH_TIMEOUT_SEC = 15.0
 
@@ -84,7 +84,7 @@ def _sniff(data: bytes) -> str | None:
             fmt = img.format
     except Exception:
         return None
-    return next((t for t, f in MEDIA_TYPES.items() if f == fmt), None)
+    return media_type_of(fmt)
 
 
 async def inline_image_urls(body: Any, limits: ImageLimits) -> Any:

@@ -34,6 +34,13 @@ MEDIA_TYPES: dict[str, str] = {
     "image/webp": "WEBP",
 }
 """Media types accepted (those all three wire APIs document) -> Pillow's format name."""
+EXTENSIONS: dict[str, str] = {
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "image/gif": ".gif",
+    "image/webp": ".webp",
+}
+"""Media type -> the file extension an exported image gets."""
 _ALIASES = {"image/jpg": "image/jpeg"}
 BLOB_URI_PREFIX = "blob:sha256:"
 """How a recorded request names an image whose bytes are in the blob store."""
@@ -71,6 +78,16 @@ class ImageRef(BaseModel):
     @property
     def uri(self) -> str:
         return BLOB_URI_PREFIX + self.sha256
+
+    @property
+    def filename(self) -> str:
+        """`<sha256>.<ext>`: what an export names the image's file."""
+        return self.sha256 + EXTENSIONS.get(self.media_type, "")
+
+
+def media_type_of(pillow_format: str | None) -> str | None:
+    """The media type of one of the formats we take (Pillow's name for it), else None."""
+    return next((t for t, f in MEDIA_TYPES.items() if f == pillow_format), None)
 
 
 class ImagePart(BaseModel):
@@ -136,7 +153,7 @@ def image_part(
         raise BadRequest(
             f"{where}: the image cannot be decoded: {type(exc).__name__}: {exc}", param=where
         ) from None
-    actual = next((t for t, f in MEDIA_TYPES.items() if f == fmt), None)
+    actual = media_type_of(fmt)
     if actual is None:
         raise BadRequest(
             f"{where}: the image is {fmt}, which is not supported; send one of {', '.join(MEDIA_TYPES)}",

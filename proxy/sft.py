@@ -48,7 +48,6 @@ class SFTExample(BaseModel):
 UNBOUNDED = ImageLimits(
     max_image_bytes=1 << 40, max_request_image_bytes=1 << 50, max_images=1 << 30, max_image_pixels=1 << 40
 )
-IMAGE_EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp"}
 
 
 def _answer(call: CallRecord) -> Message | None:
@@ -75,12 +74,10 @@ def _key(message: Message) -> tuple[Any, ...]:
 
 def _chat_message(message: Message) -> dict[str, Any]:
     # chat templates render a null content as text, so SFT data keeps the empty string
-    if not message.images:
-        return {**chat_message(message), "content": message.content}
-    parts = [
-        {"type": "text", "text": p} if isinstance(p, str) else {"type": "image"} for p in message.parts()
-    ]
-    return {**chat_message(message), "content": parts}
+    return {
+        **chat_message(message),
+        "content": message.template_parts() if message.images else message.content,
+    }
 
 
 def conversations(
@@ -155,7 +152,7 @@ def export_sft_jsonl(examples: Iterable[SFTExample], path: Path, blobs: BlobStor
 
 
 def _copy_image(ref: ImageRef, root: Path, blobs: BlobStore) -> str:
-    relative = f"images/{ref.sha256}{IMAGE_EXTENSIONS.get(ref.media_type, '')}"
+    relative = f"images/{ref.filename}"
     target = root / relative
     if not target.is_file():  # written whole, then renamed: a copy cut short is never taken as done
         target.parent.mkdir(parents=True, exist_ok=True)
