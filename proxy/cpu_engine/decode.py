@@ -59,14 +59,7 @@ def generate(model: PreTrainedModel, rows: list[Row], max_context: int) -> None:
         logits = _prefill(model, ids, mask, positions, cache)
         temperature, top_p, top_k = _settings(live)
         while True:
-            uniforms = torch.stack([torch.rand((), generator=r.generator) for r in live])
-            tokens, logprobs = sample(logits, temperature, top_p, top_k, uniforms)
-            keep = []
-            for i, (r, t, lp) in enumerate(zip(live, tokens.tolist(), logprobs.tolist(), strict=True)):
-                r.output.append(t)
-                r.logprobs.append(lp)
-                if not _finished(r, max_context):
-                    keep.append(i)
+            tokens, keep = _step(live, logits, (temperature, top_p, top_k), max_context)
             if not keep:
                 return
             if len(keep) < len(live):
@@ -79,6 +72,25 @@ def generate(model: PreTrainedModel, rows: list[Row], max_context: int) -> None:
             positions = positions[:, -1:] + 1
             out = model(input_ids=tokens[:, None], attention_mask=mask, position_ids=positions, cache=cache)
             logits = out.logits[:, -1, :]
+
+
+def _step(
+    rows: list[Row],
+    logits: torch.Tensor,
+    settings: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+    max_context: int,
+) -> tuple[torch.Tensor, list[int]]:
+    """Sample each row's next token from its own generator, append it and its log-prob; the tokens, and
+    the indices of the rows that go on."""
+    uniforms = torch.stack([torch.rand((), generator=r.generator) for r in rows])
+    tokens, logprobs = sample(logits, *settings, uniforms)
+    keep = []
+    for i, (r, t, lp) in enumerate(zip(rows, tokens.tolist(), logprobs.tolist(), strict=True)):
+        r.output.append(t)
+        r.logprobs.append(lp)
+        if not _finished(r, max_context):
+            keep.append(i)
+    return tokens, keep
 
 
 def _prefill(
@@ -148,13 +160,10 @@ def generate_one(
             **inputs,
         )
         logits = out.logits[:, -1, :]
-        temperature, top_p, top_k = _settings([row])
+        settings = _settings([row])
         while True:
-            uniforms = torch.rand((), generator=row.generator)[None]
-            tokens, logprobs = sample(logits, temperature, top_p, top_k, uniforms)
-            row.output.append(int(tokens[0]))
-            row.logprobs.append(float(logprobs[0]))
-            if _finished(row, max_context):
+            tokens, keep = _step([row], logits, settings, max_context)
+            if not keep:
                 return
             mask = torch.cat([mask, torch.ones(1, 1, dtype=torch.long)], dim=1)
             at = torch.full((3, 1, 1), len(row.prompt) + len(row.output) - 1 + delta, dtype=torch.long)
