@@ -6,6 +6,9 @@ Three layers, so a container is removed however the parent ends:
 2. `stop_all()` stops every sandbox still alive in this process (the CLIs call it on Ctrl-C / SIGTERM,
    so worker threads fail fast instead of running on), and it runs at interpreter exit: the exit hook
    is installed with the first sandbox registered, not at import, so importing envs changes nothing.
+   A container the engine refused to remove within `stop()`'s wait (a fork bomb under load can take
+   longer to kill) is handed to `keep_removing()`: a background thread goes on removing it, and
+   `stop_all()` waits for those threads too.
 3. A watchdog process (`python -m envs.reaper`), started with the first sandbox in its own session so
    Ctrl-C does not reach it, holds the read end of a pipe from us. When we die, even by SIGKILL, the pipe
    closes and it removes every container labelled with our owner id.
@@ -20,7 +23,9 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,6 +38,7 @@ _watchdog: subprocess.Popen[bytes] | None = None
 _watchdog_pid = -1
 _shutting_down = threading.Event()
 _exit_hook_installed = False
+_removals: list[threading.Thread] = []
 
 
 def owner_id() -> str:
@@ -94,7 +100,8 @@ def begin_shutdown() -> None:
 
 
 def stop_all() -> int:
-    """Stop every sandbox this process still has, and refuse new ones. Returns how many there were."""
+    """Stop every sandbox this process still has, and refuse new ones; wait for removals still going on.
+    Returns how many sandboxes there were."""
     begin_shutdown()
     sandboxes = live_sandboxes()
     threads = [threading.Thread(target=_quiet_stop, args=(s,), daemon=True) for s in sandboxes]
@@ -102,7 +109,40 @@ def stop_all() -> int:
         t.start()
     for t in threads:
         t.join(30)
+    wait_for_removals(REMOVAL_WAIT_AT_EXIT_SEC)
     return len(sandboxes)
+
+
+REMOVAL_WAIT_AT_EXIT_SEC = 120.0
+"""How long the exit waits for background removals (the watchdog removes what is left after that)."""
+
+
+def keep_removing(name: str, remove: Callable[[], object]) -> None:
+    """Run `remove` (which retries until its own deadline) in a background thread, so a container that
+    outlasted `stop()`'s wait is still removed while the process lives, and at its exit."""
+    thread = threading.Thread(target=_quiet(remove), name=f"remove-{name}", daemon=True)
+    with _lock:
+        _removals[:] = [t for t in _removals if t.is_alive()]
+        _removals.append(thread)
+    thread.start()
+
+
+def wait_for_removals(timeout: float) -> bool:
+    """Wait until every background removal has ended; False when some still run at the timeout."""
+    deadline = time.monotonic() + timeout
+    with _lock:
+        pending = list(_removals)
+    for thread in pending:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return not any(t.is_alive() for t in pending)
+
+
+def _quiet(remove: Callable[[], object]) -> Callable[[], None]:
+    def run() -> None:
+        with contextlib.suppress(Exception):
+            remove()
+
+    return run
 
 
 def _quiet_stop(sandbox: Sandbox) -> None:

@@ -55,6 +55,8 @@ MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 READY_TIMEOUT_SEC = 30.0
 REMOVE_WAIT_SEC = 30.0
 """How long `stop()` retries a removal the engine refuses before it says so."""
+REMOVE_WAIT_BACKGROUND_SEC = 600.0
+"""How long a background thread then goes on retrying it (envs.cleanup.keep_removing)."""
 INIT = ["/bin/sh", f"{SANDBOX_FILES}/init.sh"]
 """The sandbox's command. The image's ENTRYPOINT, if it has one, is given it as Harbor gives it `sh -c
 "sleep infinity"`: an entrypoint that sets things up and ends with `exec "$@"` runs our init after its
@@ -323,41 +325,58 @@ class DockerSandbox(Sandbox):
 
     def _remove(self) -> None:
         try:
-            self.cut_model()
-            container = self.container
-            if container is None:
-                with contextlib.suppress(docker.errors.DockerException):
-                    container = self.client.containers.get(self.name)
-            if container is not None:
-                self._remove_container(container)
+            try:
+                self.cut_model()
+            finally:
+                container = self.container
+                if container is None:
+                    with contextlib.suppress(docker.errors.DockerException):
+                        container = self.client.containers.get(self.name)
+                if container is not None:
+                    self._remove_container(container)
         except docker.errors.DockerException as exc:
             raise SandboxError(f"could not remove sandbox {self.name}: {exc}") from exc
         finally:
             cleanup.unregister(self)
 
     def _remove_container(self, container: Container) -> None:
-        """Remove the container and return only once it is gone. The engine can refuse for a while: 409
-        while another removal (gc, the watchdog) is in flight, which may fail; 500 "could not kill" for a
-        container whose freeze failed under a fork bomb. Each is retried until REMOVE_WAIT_SEC."""
-        deadline = time.monotonic() + REMOVE_WAIT_SEC
+        """Remove the container and return only once it is gone. When the engine still refuses at
+        REMOVE_WAIT_SEC, a background thread goes on for REMOVE_WAIT_BACKGROUND_SEC (the process waits
+        for it at exit) and this raises SandboxError."""
+        refused = self._remove_until(container, time.monotonic() + REMOVE_WAIT_SEC)
+        if refused is None:
+            return
+        cleanup.keep_removing(
+            self.name,
+            lambda: self._remove_until(container, time.monotonic() + REMOVE_WAIT_BACKGROUND_SEC),
+        )
+        raise SandboxError(
+            f"could not remove sandbox {self.name} within {REMOVE_WAIT_SEC:.0f}s ({refused}); "
+            f"it goes on being removed in the background"
+        )
+
+    def _remove_until(self, container: Container, deadline: float) -> str | None:
+        """Retry the removal until the container is gone (None) or the deadline passes (why not, then).
+        The engine can refuse for a while: 409 while another removal (gc, the watchdog) is in flight,
+        which may fail; 500 "could not kill" while a fork-bombed container takes long to die; a read
+        timeout while it is busy."""
         while True:
             try:
                 container.remove(force=True, v=True)
             except docker.errors.NotFound:
-                return
-            except docker.errors.APIError as exc:
-                refused: docker.errors.APIError | None = exc
+                return None
+            except (docker.errors.APIError, requests.exceptions.RequestException) as exc:
+                refused = str(exc)
             else:
-                refused = None
+                refused = "it is still there"
             try:
                 self.client.containers.get(container.id or self.name)
             except docker.errors.NotFound:
-                return
+                return None
+            except (docker.errors.APIError, requests.exceptions.RequestException) as exc:
+                refused = f"{refused}; then {exc}"
             if time.monotonic() > deadline:
-                raise SandboxError(
-                    f"could not remove sandbox {self.name} within {REMOVE_WAIT_SEC:.0f}s: "
-                    f"{refused or 'it is still there'}"
-                )
+                return refused
             time.sleep(0.25)
 
     def cut_model(self) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from envs import labels
+from envs import cleanup, labels
 from envs.base_image import build_base_image
 from envs.docker_client import docker_client
 from envs.reaper import owner_alive
@@ -92,6 +92,7 @@ def no_container_left_behind() -> Iterator[None]:
     yield
     if not _engine_answers():
         return
+    cleanup.wait_for_removals(cleanup.REMOVAL_WAIT_AT_EXIT_SEC)  # as the exit does
     try:
         engine = docker.from_env()
     except docker.errors.DockerException:

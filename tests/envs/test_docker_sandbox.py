@@ -16,7 +16,8 @@ import pytest
 import requests
 from docker.models.containers import Container
 
-from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxNotReady
+from envs import cleanup, docker_sandbox
+from envs.errors import ArchiveTooLarge, NetworkModeError, SandboxError, SandboxNotReady
 from envs.sandbox import SandboxSpec, create_sandbox
 from envs.task_config import NetworkMode
 
@@ -216,6 +217,40 @@ def test_stop_retries_a_refused_removal_until_the_container_is_gone(
     monkeypatch.setattr(Container, "remove", refuse_twice)
     sb.stop()
     assert refusals == [status, status]
+    with pytest.raises(docker.errors.NotFound):
+        client.containers.get(name)
+
+
+def test_a_removal_refused_past_the_wait_goes_on_in_the_background(
+    client: docker.DockerClient,
+    base_image: str,
+    forge_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fork-bombed container under load once outlasted stop()'s wait: stop() raised, the rollout's
+    score stood, and the container was left behind the suite. Now stop() says so and a background
+    thread goes on removing it; the process's exit waits for that thread."""
+    real_remove = Container.remove
+    refusals: list[float] = []
+
+    def refuse_for_a_while(self: Container, **kwargs: object) -> None:
+        if len(refusals) < 12:  # about 3 s of refusals, past a 1 s wait
+            refusals.append(time.monotonic())
+            response = requests.Response()
+            response.status_code = 500
+            raise docker.errors.APIError("could not kill (the test)", response=response)
+        real_remove(self, **kwargs)
+
+    monkeypatch.setattr(docker_sandbox, "REMOVE_WAIT_SEC", 1.0)
+    sb = create_sandbox(_spec(base_image))
+    sb.start()
+    name = sb.name  # type: ignore[attr-defined]
+    monkeypatch.setattr(Container, "remove", refuse_for_a_while)
+    with pytest.raises(SandboxError, match="removed in the background"):
+        sb.stop()
+    assert client.containers.get(name)  # still there when stop() gave up
+    assert cleanup.wait_for_removals(60)
+    assert len(refusals) == 12
     with pytest.raises(docker.errors.NotFound):
         client.containers.get(name)
 
