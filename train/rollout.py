@@ -186,6 +186,7 @@ def run_rollout(
                 step_logs = logs_dir if step is None else logs_dir / "steps" / step.name
                 if step is not None:
                     prepare_step(sandbox, task, step, workdir)
+                calls_before = len(proxy.store.calls(rollout_id))
                 harness_run = run_headless(
                     sandbox,
                     harness,
@@ -203,12 +204,12 @@ def run_rollout(
                 )
                 result.harness_run = harness_run
                 result.timings["agent_sec"] = result.timings.get("agent_sec", 0.0) + harness_run.duration_sec
-                unanswered = _never_answered(proxy, rollout_id)
+                unanswered = _never_answered(proxy, rollout_id, since=calls_before)
                 if harness_run.status == "not-started":
                     result.error, result.error_class = harness_run.error, HarnessNotStarted.__name__
                     return _finish(result, proxy, task, harness, started)
                 if unanswered is not None:
-                    result.error = _no_model_message(harness_run, unanswered)
+                    result.error = _no_model_message(harness_run, unanswered, step)
                     result.error_class = HarnessNoModel.__name__
                     return _finish(result, proxy, task, harness, started)
                 verify_started = time.monotonic()
@@ -251,22 +252,24 @@ def _finish(
     return result
 
 
-def _never_answered(proxy: RunningProxy, rollout_id: str) -> int | None:
-    """How many calls of the rollout the proxy saw, when none of them was answered (None otherwise). A
-    harness's first call comes before the model has said anything, so a rollout without one answered
-    call is the machinery failing (a wrong route, a refused request shape, an engine down), never the
-    agent's doing: scoring it 0 would train on the infrastructure."""
-    calls = proxy.store.calls(rollout_id)
+def _never_answered(proxy: RunningProxy, rollout_id: str, since: int = 0) -> int | None:
+    """How many calls the harness made after the rollout's first `since` calls (this run of it: a step
+    of a multi-step task is a run of its own), when none of them was answered (None otherwise). A
+    harness's first call comes before the model has said anything, so a run without one answered call
+    is the machinery failing (a wrong route, a refused request shape, an engine down), never the agent's
+    doing: scoring it 0 would train on the infrastructure."""
+    calls = proxy.store.calls(rollout_id)[since:]
     if any(call.status is CallStatus.OK for call in calls):
         return None
     return len(calls)
 
 
-def _no_model_message(run: HarnessRun, calls: int) -> str:
+def _no_model_message(run: HarnessRun, calls: int, step: TaskStep | None = None) -> str:
+    run_of = "this rollout" if step is None else f"step {step.name!r}"
     seen = (
-        "the proxy recorded no call for this rollout (is the harness's base URL its route?)"
+        f"the proxy recorded no call for {run_of} (is the harness's base URL its route?)"
         if calls == 0
-        else f"none of the {calls} call(s) the proxy recorded was answered (see their errors there)"
+        else f"none of the {calls} call(s) recorded for {run_of} was answered (see their errors there)"
     )
     tail = (run.stderr_tail or run.stdout_tail).strip()[-400:]
     return (

@@ -16,7 +16,9 @@ import train.rollout
 from envs.image_builder import build_image
 from envs.task import Task, load_task
 from harnesses.registry import HARNESSES, get_harness
+from proxy.conversation import Generation, GenerationRequest
 from proxy.engines.oracle import NopEngine, OracleEngine
+from proxy.errors import UpstreamError
 from proxy.session import ProxySession
 from tests.conftest import HARBOR_RUNNABLE, HARBOR_TASKS, harness_bundle
 from train.rollout import RolloutResult, run_rollout
@@ -122,3 +124,26 @@ def test_a_harness_that_never_reaches_its_model_is_an_infrastructure_error(
     assert result.status == "infra-error" and result.reward is None, _explain(result)
     assert result.error_class == "HarnessNoModel" and result.verifier is None
     assert "no call" in (result.error or "")
+
+
+class _EngineDownAfterTheFirstStep(OracleEngine):
+    """The oracle, until the engine goes down: every call of the multi-step task's second step fails."""
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        if any("Append the content of extra.txt" in m.content for m in request.messages if m.role == "user"):
+            raise UpstreamError("the engine is down (the test)")
+        return await super().generate(request)
+
+
+def test_a_later_step_that_never_reaches_its_model_is_an_infrastructure_error(
+    client: docker.DockerClient, harbor: Path, tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    """Step one's calls were answered; none of step two's was. The harness of step two never reached its
+    model, so the rollout is an infrastructure error, not step two's 0 (counting the whole rollout's calls
+    once took step one's answers for step two's)."""
+    engine = _EngineDownAfterTheFirstStep(harbor, tokenizer=tiny_model_dir)
+    result = _rollout(client, harbor, "multi-step", "forge-react", engine, tmp_path)
+    assert result.status == "infra-error" and result.reward is None, _explain(result)
+    assert result.error_class == "HarnessNoModel", _explain(result)
+    assert "step 'extend'" in (result.error or "") and "was answered" in (result.error or "")
+    assert [(s.name, s.verifier.reward) for s in result.steps] == [("create", 1.0)]
