@@ -32,8 +32,8 @@ from envs.docker_sandbox import RUN_DIR, DockerSandbox
 from envs.errors import BuildError
 from envs.image_builder import BuildContext, build_image
 from envs.reward import VERIFIER_DIR
-from envs.sandbox import SandboxSpec
-from envs.task import Task, resolve_env
+from envs.sandbox import ExecResult, SandboxSpec
+from envs.task import Task, TaskStep, resolve_env
 from envs.task_config import EnvironmentSection, NetworkMode, VerifierSandbox, verifier_network_declared
 from envs.verifier import VerifyOptions
 
@@ -136,10 +136,17 @@ def prepared_tag(image: str) -> str:
 
 
 def hash_of_tests(task: Task) -> str:
-    """What the preparation depends on besides the image: tests/, and the [verifier] user and env (as
-    written, so no host value is hashed) that test.sh ran with."""
+    """What the preparation depends on besides the image: tests/ and each step's tests/, and the
+    [verifier] user and env of the task and of each step (as written, so no host value is hashed) that
+    each test.sh ran with."""
     verifier = task.config.verifier
     extra = {f"env.{key}": value for key, value in verifier.env.items()} | {"user": verifier.user or ""}
+    for step in task.steps:
+        own = step.config.verifier
+        prefix = f"step.{step.name}."
+        extra |= {f"{prefix}env.{key}": value for key, value in own.env.items()}
+        extra |= {f"{prefix}user": own.user or ""}
+        extra |= {f"{prefix}tests": hash_directory(step.tests_dir) if step.tests_dir is not None else ""}
     return hash_directory(task.tests_dir, extra=extra)
 
 
@@ -169,7 +176,9 @@ def prepare_verifier_image(
     task: Task, image: str, client: docker.DockerClient | None = None, timeout: float | None = None
 ) -> PreparedVerifier:
     """Run tests/test.sh once in a container of `image` with the host network, as root (or [verifier].user)
-    in the verification's working directory, and commit what it installed as `prepared_tag(image)`.
+    in the verification's working directory, and commit what it installed as `prepared_tag(image)`. A
+    multi-step task's tests run once per step, in order, each as that step's verification puts them
+    together (the task's tests/ with the step's over them) and with the step's user, env and timeout.
 
     `timeout` defaults to `[verifier].timeout_sec`; a run that reaches it is still committed (what was
     installed by then is kept; the tests may have hung on the unsolved task). The container is removed
@@ -203,18 +212,22 @@ def prepare_verifier_image(
         if with_ca:
             sandbox.upload(HOST_CA_BUNDLE, CA_TARGET)
         baked = sandbox.exec(["test", "-e", f"{TESTS_DIR}/test.sh"]).exit_code == 0
-        if not baked:  # a separate verifier's image holds its own /tests (Harbor uploads none)
-            sandbox.make_dir(TESTS_DIR)
-            sandbox.upload(task.tests_dir, TESTS_DIR)
-        sandbox.make_dir(VERIFIER_DIR, mode=0o777)
-        run = sandbox.exec(
-            ["/bin/bash", f"{TESTS_DIR}/test.sh"],
-            timeout=timeout if timeout is not None else verifier.timeout_sec,
-            env=env,
-            workdir=environment.workdir,
-            user=verifier.user or "root",
-        )
-        sandbox.kill_strays()  # no server the tests started may run (half-written) into the commit
+        runs: list[ExecResult] = []
+        for step in [None] if baked else list(task.steps) or [None]:
+            if not baked:  # a separate verifier's image holds its own /tests (Harbor uploads none)
+                _upload_tests(sandbox, task, step)
+            sandbox.make_dir(VERIFIER_DIR, mode=0o777)
+            own = step.config.verifier if step is not None else None
+            runs.append(
+                sandbox.exec(
+                    ["/bin/bash", f"{TESTS_DIR}/test.sh"],
+                    timeout=timeout if timeout is not None else (own or verifier).timeout_sec,
+                    env=env | (resolve_env(task, own.env, "verifier") if own is not None else {}),
+                    workdir=environment.workdir,
+                    user=(own.user if own is not None else None) or verifier.user or "root",
+                )
+            )
+            sandbox.kill_strays()  # no server the tests started may run (half-written) into the commit
         remove = [VERIFIER_DIR, CA_TARGET, RUN_DIR] + ([] if baked else [TESTS_DIR])  # init.sh remakes them
         cleaned = sandbox.exec(
             f"rm -rf {' '.join(remove)} && {{ cat /etc/apt/apt.conf 2>/dev/null; "
@@ -231,10 +244,21 @@ def prepare_verifier_image(
         image=tag,
         image_id=committed,
         duration_sec=time.monotonic() - started,
-        exit_code=run.exit_code,
-        timed_out=run.timed_out,
-        output_tail=_tail(run.stdout, run.stderr),
+        exit_code=runs[-1].exit_code,
+        timed_out=any(run.timed_out for run in runs),
+        output_tail="".join(_tail(run.stdout, run.stderr) for run in runs)[-OUTPUT_TAIL:],
     )
+
+
+def _upload_tests(sandbox: DockerSandbox, task: Task, step: TaskStep | None) -> None:
+    """/tests as the verification of `step` (or of the task) has it: the task's tests/, the step's over
+    them; what an earlier step's tests brought is gone first."""
+    sandbox.exec(["rm", "-rf", TESTS_DIR], user="root")
+    sandbox.make_dir(TESTS_DIR)
+    if task.tests_dir.is_dir():
+        sandbox.upload(task.tests_dir, TESTS_DIR)
+    if step is not None and step.tests_dir is not None:
+        sandbox.upload(step.tests_dir, TESTS_DIR)
 
 
 def _commit(

@@ -184,3 +184,69 @@ def test_the_prepared_tag_extends_the_images_own() -> None:
     assert prepared_tag("openforge/task-x:0123abcd") == "openforge/task-x:0123abcd-verifier"
     assert prepared_tag("localhost:5000/team/img") == "localhost:5000/team/img:latest-verifier"
     assert prepared_tag("img@sha256:" + "ab" * 32) == "img:abababababababab-verifier"
+
+
+def _prepared_steps_task(root: Path, name: str) -> Path:
+    """Two steps: `first` brings its own tests (and a file only it has), `second` runs the task's tests/
+    with its own env; each test.sh leaves a trace in the image, as an installer would."""
+    toml = f"""
+    [task]
+    name = "{name}"
+    [agent]
+    timeout_sec = 60
+    [environment]
+    workdir = "/app"
+    [[steps]]
+    name = "first"
+    [[steps]]
+    name = "second"
+    [steps.verifier]
+    env = {{ LEVEL = "2" }}
+    """
+    trace = "mkdir -p /opt/prep && echo {what} >> /opt/prep/ran; echo 0 > /logs/verifier/reward.txt\n"
+    return write_task(
+        root,
+        name,
+        toml=toml,
+        test_sh="test -e /tests/only-first && echo leaked >> /opt/prep/ran\n"
+        + trace.format(what="second:$LEVEL"),
+        files={
+            "steps/first/instruction.md": "Make the first file.\n",
+            "steps/first/tests/test.sh": "#!/bin/bash\n" + trace.format(what="first"),
+            "steps/first/tests/only-first": "x\n",
+            "steps/second/instruction.md": "Now the second.\n",
+        },
+    )
+
+
+def test_the_tests_hash_covers_each_steps_tests_and_settings(tmp_path: Path) -> None:
+    """A prepared layer of a multi-step task is stale when any step's tests or their settings change."""
+    path = _prepared_steps_task(tmp_path, "steps-hash")
+    before = hash_of_tests(load_task(path))
+    (path / "steps" / "first" / "tests" / "only-first").write_text("y\n")
+    after_tests = hash_of_tests(load_task(path))
+    toml = path / "task.toml"
+    toml.write_text(toml.read_text().replace('LEVEL = "2"', 'LEVEL = "3"'))
+    after_env = hash_of_tests(load_task(path))
+    assert len({before, after_tests, after_env}) == 3
+
+
+def test_a_multi_step_tasks_tests_are_prepared_step_by_step(
+    client: docker.DockerClient, base_image: str, tmp_path: Path
+) -> None:
+    """Each step's verification puts its own tests together; preparation runs each of them, in order,
+    with the step's env, on a /tests that holds nothing of the step before (it once ran only tests/)."""
+    task = load_task(_prepared_steps_task(tmp_path, f"steps-prep-{uuid.uuid4().hex[:8]}"))
+    built = build_image(client, task)
+    assert built.ok and built.tag, built.error
+    image = built.tag
+    try:
+        prepared = prepare_verifier_image(task, image, client)
+        assert prepared.exit_code == 0 and not prepared.timed_out, prepared.output_tail
+        assert prepared_verifier_image(task, image, client) == prepared.image
+        spec = SandboxSpec(image=prepared.image, network=NetworkMode.NONE, task=task.name, role="test")
+        with DockerSandbox(spec) as sandbox:
+            assert sandbox.read_file("/opt/prep/ran", 1024) == b"first\nsecond:2\n"
+            assert sandbox.exec(["test", "-e", "/tests"]).exit_code != 0, "no tests left in the layer"
+    finally:
+        _remove_images(client, f"{image}-verifier", image)
