@@ -2,11 +2,14 @@
 oracle scores 1 with each harness (the agent runs in the image's WORKDIR, an `org/name` task reaches its
 model, the ENTRYPOINT's service is up, every step of a multi-step task runs and is verified, a separate
 verifier environment scores the artifacts), doing nothing scores 0, the tests' output is kept with the
-rollout's logs, and a harness that never reaches its model is an infrastructure error, not a 0."""
+rollout's logs, a harness that never reaches its model (in any step) is an infrastructure error, not a 0,
+and tests that install their runner score on a prepared verifier layer, or with the network opt-in."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import docker
@@ -15,6 +18,8 @@ import pytest
 import train.rollout
 from envs.image_builder import build_image
 from envs.task import Task, load_task
+from envs.task_config import NetworkMode
+from envs.verifier_image import prepare_verifier_image
 from harnesses.registry import HARNESSES, get_harness
 from proxy.conversation import Generation, GenerationRequest
 from proxy.engines.oracle import NopEngine, OracleEngine
@@ -58,13 +63,26 @@ def _explain(result: RolloutResult) -> str:
 
 
 def _rollout(
-    client: docker.DockerClient, harbor: Path, name: str, harness_name: str, engine: object, tmp_path: Path
+    client: docker.DockerClient,
+    harbor: Path,
+    name: str,
+    harness_name: str,
+    engine: object,
+    tmp_path: Path,
+    verifier_network: bool = False,
 ) -> RolloutResult:
     task, image = _built(client, harbor, name)
     harness = get_harness(harness_name)
     with ProxySession(engine, tmp_path / f"{name}-{harness_name}") as proxy:  # type: ignore[arg-type]
         return run_rollout(
-            task, image, harness, harness_bundle(harness), proxy, model="forge-policy", logs_root=tmp_path
+            task,
+            image,
+            harness,
+            harness_bundle(harness),
+            proxy,
+            model="forge-policy",
+            logs_root=tmp_path,
+            verifier_network=verifier_network,
         )
 
 
@@ -147,3 +165,54 @@ def test_a_later_step_that_never_reaches_its_model_is_an_infrastructure_error(
     assert result.error_class == "HarnessNoModel", _explain(result)
     assert "step 'extend'" in (result.error or "") and "was answered" in (result.error or "")
     assert [(s.name, s.verifier.reward) for s in result.steps] == [("create", 1.0)]
+
+
+@pytest.fixture(scope="module")
+def installs_runner(client: docker.DockerClient, harbor: Path) -> Iterator[Path]:
+    """installs-runner (its test.sh installs `bc` when it runs, as Terminal-Bench 2's do) with its
+    verifier layer prepared, as `forge-env build --prepare-verifier` makes it; removed afterwards."""
+    task, image = _built(client, harbor, "installs-runner")
+    prepared = prepare_verifier_image(task, image, client)
+    assert prepared.image == f"{image}-verifier", prepared.output_tail
+    try:
+        yield harbor
+    finally:
+        with contextlib.suppress(docker.errors.ImageNotFound):
+            client.images.remove(prepared.image, force=True)
+
+
+@pytest.mark.parametrize("harness_name", TWO_HARNESSES)
+def test_tests_that_install_their_runner_score_on_a_prepared_layer_with_no_network(
+    client: docker.DockerClient,
+    installs_runner: Path,
+    tiny_model_dir: Path,
+    tmp_path: Path,
+    harness_name: str,
+) -> None:
+    """A rollout's verification finds the prepared layer by itself (the task image's id and the tests'
+    hash) and runs the installing tests offline on it."""
+    oracle = OracleEngine(installs_runner, tokenizer=tiny_model_dir)
+    result = _rollout(client, installs_runner, "installs-runner", harness_name, oracle, tmp_path)
+    assert result.status == "scored" and result.reward == 1.0, _explain(result)
+    assert result.verifier is not None and result.verifier.network is NetworkMode.NONE
+    assert (result.verifier.image or "").endswith("-verifier"), result.verifier.image
+
+
+def test_tests_that_install_their_runner_need_the_opt_in_without_a_prepared_layer(
+    client: docker.DockerClient, harbor: Path, tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    """Changed tests make the layer stale: offline they cannot install their runner and score 0; with
+    `--verifier-network` (run_rollout's verifier_network) they get the network the task declares."""
+    root = tmp_path / "tasks"
+    shutil.copytree(HARBOR_TASKS / "installs-runner", root / "installs-runner")
+    with (root / "installs-runner" / "tests" / "test.sh").open("a") as script:
+        script.write("# changed: no layer was prepared for these tests\n")
+    oracle = OracleEngine(root, tokenizer=tiny_model_dir)
+    offline = _rollout(client, root, "installs-runner", "forge-react", oracle, tmp_path / "offline")
+    assert offline.status == "scored" and offline.reward == 0.0, _explain(offline)
+    assert offline.verifier is not None and offline.verifier.image is None
+    online = _rollout(
+        client, root, "installs-runner", "forge-react", oracle, tmp_path / "online", verifier_network=True
+    )
+    assert online.status == "scored" and online.reward == 1.0, _explain(online)
+    assert online.verifier is not None and online.verifier.network is NetworkMode.HOST
