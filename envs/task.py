@@ -503,6 +503,18 @@ def _harbor_warnings(config: TaskConfig, found: _Findings) -> None:
         )
     if "tpu" in (env.model_extra or {}):
         warn("[environment].tpu", "is not supported; the sandbox gets no TPU")
+    for index, artifact in enumerate(config.artifacts):
+        if artifact.exclude:
+            warn(
+                f"artifacts[{index}].exclude",
+                f"is not applied: all of {artifact.source} is carried into the verifier's sandbox",
+            )
+        if artifact.destination is not None:
+            warn(
+                f"artifacts[{index}].destination",
+                f"is not used: {artifact.source} is carried into the verifier's sandbox at its own path, "
+                "and no artifacts folder is kept with the rollout",
+            )
     if "collect" in (config.verifier.model_extra or {}):
         warn("[verifier].collect", "Harbor's collect commands are not run before verification")
     if (

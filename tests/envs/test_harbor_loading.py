@@ -320,6 +320,16 @@ ALLOW = 'network_mode = "allowlist"\nallowed_hosts = ["pypi.org"]'
         ('[environment.tpu]\ntype = "v6e"\ntopology = "2x2"', "[environment].tpu", "no TPU"),
         ('[[verifier.collect]]\ncommand = "true"', "[verifier].collect", "not run"),
         (
+            '[[artifacts]]\nsource = "/app/out"\nexclude = ["*.tmp"]',
+            "artifacts[0].exclude",
+            "all of /app/out is carried",
+        ),
+        (
+            '[[artifacts]]\nsource = "/app/a"\n[[artifacts]]\nsource = "/app/b"\ndestination = "b"',
+            "artifacts[1].destination",
+            "/app/b is carried into the verifier's sandbox at its own path",
+        ),
+        (
             '[verifier]\nsandbox = "agent"\n[verifier.environment]\ndocker_image = "v"',
             "[verifier].sandbox",
             "runs in its own container",
