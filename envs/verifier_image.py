@@ -213,7 +213,8 @@ def prepare_verifier_image(
             sandbox.upload(HOST_CA_BUNDLE, CA_TARGET)
         baked = sandbox.exec(["test", "-e", f"{TESTS_DIR}/test.sh"]).exit_code == 0
         runs: list[ExecResult] = []
-        for step in [None] if baked else list(task.steps) or [None]:
+        steps: list[TaskStep | None] = [None] if baked else [*task.steps] or [None]
+        for step in steps:
             if not baked:  # a separate verifier's image holds its own /tests (Harbor uploads none)
                 _upload_tests(sandbox, task, step)
             sandbox.make_dir(VERIFIER_DIR, mode=0o777)
