@@ -313,10 +313,13 @@ def test_bounds_on_size_and_count_are_413s_naming_the_limit(small_limits: Proxy,
     small = [(screenshot(i, size=(320, 200)), "image/png") for i in range(4)]
     assert all(len(d) < 300_000 for d, _ in small)
     big = [(screenshot(9), "image/png")]
+    together = [(screenshot(i, size=(660, 420)), "image/png") for i in range(3)]
+    assert all(len(d) < 300_000 for d, _ in together) and sum(len(d) for d, _ in together) > 800_000
     error = anthropic.APIStatusError if api is WireApi.MESSAGES else openai.APIStatusError
     for rollout, images, words in (
         (f"{api.value}-big", big, "the limit is 300000"),
         (f"{api.value}-many", small, "the request has more than 3 images; the limit is 3"),
+        (f"{api.value}-together", together, "more than 800000 bytes together; the limit is 800000"),
     ):
         with pytest.raises(error) as raised:
             _ask(small_limits, api, False, images, rollout)
@@ -328,12 +331,14 @@ def test_bounds_on_size_and_count_are_413s_naming_the_limit(small_limits: Proxy,
     assert small_limits.call(f"{api.value}-ok").status is CallStatus.OK
 
 
+@pytest.mark.parametrize("api", list(WireApi), ids=[a.value for a in WireApi])
 def test_an_image_to_a_text_only_model_is_a_400_recorded_as_rejected(
-    tmp_path: Path, tiny_model_dir: Path
+    tmp_path: Path, tiny_model_dir: Path, api: WireApi
 ) -> None:
     for proxy in _serve(tmp_path, ScriptedTokenEngine(tiny_model_dir)):
-        with pytest.raises(openai.BadRequestError) as raised:
-            _ask(proxy, WireApi.CHAT, False, images_of(2), "text-only")
+        error = anthropic.BadRequestError if api is WireApi.MESSAGES else openai.BadRequestError
+        with pytest.raises(error) as raised:
+            _ask(proxy, api, False, images_of(2), "text-only")
         assert "takes text only" in str(raised.value.body) and "2 image(s)" in str(raised.value.body)
         call = proxy.call("text-only")
         assert call.status is CallStatus.REJECTED and call.images == []
@@ -471,8 +476,9 @@ def test_configured_to_fetch_urls_the_proxy_fetches_and_keeps_them_as_it_keeps_i
 
 @pytest.mark.parametrize("front_api", [WireApi.MESSAGES, WireApi.RESPONSES, WireApi.CHAT])
 @pytest.mark.parametrize("upstream", ["openai", "anthropic"])
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
 def test_pass_through_keeps_the_images_across_wire_apis(
-    tmp_path: Path, front_api: WireApi, upstream: str
+    tmp_path: Path, front_api: WireApi, upstream: str, stream: bool
 ) -> None:
     teacher_gen = _serve(tmp_path, ScriptedEngine(commands=[], final="Teacher saw it."), "teacher")
     teacher = next(teacher_gen)
@@ -485,8 +491,9 @@ def test_pass_through_keeps_the_images_across_wire_apis(
     front = next(front_gen)
     try:
         images = images_of(3)
-        assert _ask(front, front_api, False, images, "through") == "Teacher saw it."
+        assert _ask(front, front_api, stream, images, "through") == "Teacher saw it."
         ours = front.call("through")
+        assert ours.stream is stream
         (theirs,) = teacher.store.calls("untagged")
         assert theirs.wire_api is (WireApi.CHAT if upstream == "openai" else WireApi.MESSAGES)
         assert [i.sha256 for i in theirs.images] == [i.sha256 for i in ours.images]

@@ -30,14 +30,16 @@ from proxy.cpu_engine import create_app as create_engine_app
 from proxy.cpu_engine.engine import EngineError
 from proxy.cpu_engine.schema import GenerateRequest
 from proxy.cpu_engine.vision_model_init import IMAGE_PAD, init_vision_model
+from proxy.engines.base import Engine
 from proxy.engines.sglang import LocalEngine
 from proxy.engines.tokens import load_tokenizer
 from proxy.parsers import Qwen3Parser
-from proxy.records import CallRecord, CallStatus
+from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.serving import BackgroundServer
 from proxy.store import CallStore
 from proxy.trajectory import build_chains
 from proxy.vision_prompt import VisionPrompt
+from tests.proxy.test_images import MODEL, Proxy, _ask, images_of
 
 
 def _png(seed: int, size: tuple[int, int] = (640, 400), fmt: str = "PNG") -> bytes:
@@ -307,3 +309,60 @@ def test_an_image_the_processor_refuses_is_a_400_not_a_500(
         oa.chat.completions.create(model="policy", messages=[{"role": "user", "content": content}])  # type: ignore[list-item]
     assert "processor refuses" in str(raised.value.body)
     assert store.calls("thin")[0].status is CallStatus.REJECTED
+
+
+def token_path_proxy(tmp_path: Path, engine: Engine) -> Iterator[Proxy]:
+    """test_images' Proxy (its SDK helper `_ask`) in front of a token-path engine serving a VL model."""
+    store = CallStore.for_run(tmp_path / "matrix")
+    config = ProxyConfig(models=[MODEL], overrides=SamplingOverrides(temperature=1.0, max_tokens=12))
+    with BackgroundServer(create_app(engine, store, config)) as server:
+        yield Proxy(server, store)
+    store.close()
+
+
+def _stream_openai(proxy: Proxy, api: WireApi, images: list[tuple[bytes, str]], rollout: str) -> str:
+    """The openai SDK's raw stream (its `.stream()` helpers raise on a `length` finish, which a random
+    model's 12 tokens always are): the text deltas, joined."""
+    client = proxy.openai(rollout)
+    if api is WireApi.CHAT:
+        parts: list[dict[str, Any]] = [{"type": "text", "text": "What is on these screens?"}]
+        parts += [{"type": "image_url", "image_url": {"url": _uri(d, t)}} for d, t in images]
+        chunks = client.chat.completions.create(
+            model=MODEL,
+            messages=[{"role": "user", "content": parts}],  # type: ignore[list-item]
+            stream=True,
+        )
+        return "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    content: list[dict[str, Any]] = [{"type": "input_text", "text": "What is on these screens?"}]
+    content += [{"type": "input_image", "image_url": _uri(d, t), "detail": "auto"} for d, t in images]
+    events = client.responses.create(model=MODEL, input=[{"role": "user", "content": content}], stream=True)  # type: ignore[list-item]
+    return "".join(e.delta for e in events if e.type == "response.output_text.delta")
+
+
+def check_sdk_case(proxy: Proxy, vision_dir: Path, api: WireApi, stream: bool, count: int) -> None:
+    """One SDK call with `count` screenshots of about 1 MB (PNG and JPEG): what the client parsed is what
+    the recorded ids decode to, and the recorded prompt and images are the ones sent."""
+    images = images_of(count)
+    rollout = f"{api.value}-{stream}-{count}"
+    if stream and api is not WireApi.MESSAGES:
+        answer = _stream_openai(proxy, api, images, rollout)
+    else:
+        answer = _ask(proxy, api, stream, images, rollout)
+    call = proxy.call(rollout)
+    assert call.stream is stream
+    _check_call(call, vision_dir, [data for data, _ in images], proxy.store)
+    assert _decoded(call, vision_dir).content == answer
+
+
+@pytest.fixture
+def matrix_proxy(tmp_path: Path, vision_dir: Path, engine_server: BackgroundServer) -> Iterator[Proxy]:
+    yield from token_path_proxy(tmp_path, LocalEngine(engine_server.url, vision_dir))
+
+
+@pytest.mark.parametrize("api", list(WireApi), ids=[a.value for a in WireApi])
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("count", [1, 5])
+def test_every_sdk_streamed_or_not_with_1_to_5_screenshots_is_token_exact(
+    matrix_proxy: Proxy, vision_dir: Path, api: WireApi, stream: bool, count: int
+) -> None:
+    check_sdk_case(matrix_proxy, vision_dir, api, stream, count)

@@ -25,14 +25,22 @@ from proxy.config import ProxyConfig, SamplingOverrides
 from proxy.cpu_engine import CpuEngine
 from proxy.cpu_engine.vision_model_init import init_vision_model
 from proxy.engines.vllm import VLLMEngine, one_pad_per_image
-from proxy.records import CallRecord, CallStatus
+from proxy.records import CallRecord, CallStatus, WireApi
 from proxy.serving import BackgroundServer
 from proxy.store import CallStore
 from proxy.vision_prompt import VisionPrompt
 from proxy.vllm_server import VLLMServer
-from tests.proxy.test_vision_token_path import _check_call, _decoded, _png, _uri
+from tests.proxy.test_images import Proxy
+from tests.proxy.test_vision_token_path import (
+    _check_call,
+    _decoded,
+    _png,
+    _uri,
+    check_sdk_case,
+    token_path_proxy,
+)
 
-LOGPROB_TOLERANCE = 0.02
+LOGPROB_TOLERANCE = 0.01
 """vLLM resizes and normalises with torchvision, our engine with Pillow (pixel values up to 0.015 apart):
 the log-probs of the same tokens differ by a few thousandths; a wrong expansion or wrong pixels by far
 more."""
@@ -182,3 +190,20 @@ def test_an_expansion_vllm_does_not_share_fails_the_call_instead_of_recording_it
     (call,) = store.calls("off")
     assert call.status is CallStatus.FAILED and call.completion_ids is None
     assert "expanded the prompt's 1 image(s)" in (call.error or ""), call.error
+
+
+@pytest.fixture
+def matrix_proxy(tmp_path: Path, vision_dir: Path, vllm: VLLMServer) -> Iterator[Proxy]:
+    yield from token_path_proxy(
+        tmp_path, VLLMEngine(f"{vllm.url}/v1", vision_dir, model=vllm.served_model_name)
+    )
+
+
+@pytest.mark.vllm
+@pytest.mark.parametrize("api", list(WireApi), ids=[a.value for a in WireApi])
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("count", [1, 5])
+def test_every_sdk_streamed_or_not_with_1_to_5_screenshots_is_token_exact_through_vllm(
+    matrix_proxy: Proxy, vision_dir: Path, api: WireApi, stream: bool, count: int
+) -> None:
+    check_sdk_case(matrix_proxy, vision_dir, api, stream, count)
