@@ -49,21 +49,10 @@ class VLLMBackend(TokenBackend):
         body: dict[str, Any] = {
             "model": self.model,
             "prompt": prompt_ids,
-            "max_tokens": sampling.max_new_tokens,
-            "logprobs": 0,
             "return_token_ids": True,
             "add_special_tokens": False,
-            "skip_special_tokens": False,
-            "stop_token_ids": sampling.stop_token_ids,
-            "include_stop_str_in_output": True,
+            **_sampling_params(sampling),
         }
-        for key, value in (
-            ("temperature", sampling.temperature),
-            ("top_p", sampling.top_p),
-            ("seed", sampling.seed),
-        ):
-            if value is not None:
-                body[key] = value
         answer, replica = await self.client.post("/completions", body, request.rollout_id)
         try:
             choice = answer["choices"][0]
@@ -73,15 +62,7 @@ class VLLMBackend(TokenBackend):
             raise UpstreamError(
                 f"{replica} gave no token_ids / logprobs (is it vLLM ≥ 0.10?): {exc}"
             ) from exc
-        if len(ids) != len(logprobs):
-            raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
-        finish = choice.get("finish_reason") or "stop"
-        return TokenCompletion(
-            ids=ids,
-            logprobs=logprobs,
-            finish_reason="length" if finish == "length" else "stop",
-            upstream=replica,
-        )
+        return _completion(ids, logprobs, choice.get("finish_reason"), replica)
 
     async def _generate_with_images(
         self, prompt_ids: list[int], sampling: TokenSampling, request: GenerationRequest
@@ -89,25 +70,11 @@ class VLLMBackend(TokenBackend):
         pad = self.image_token_id
         if pad is None:
             raise UpstreamError("vllm: images for a model whose image token is not known (not a VL model?)")
-        params: dict[str, Any] = {
-            "max_tokens": sampling.max_new_tokens,
-            "logprobs": 0,
-            "stop_token_ids": sampling.stop_token_ids,
-            "skip_special_tokens": False,
-            "include_stop_str_in_output": True,
-        }
-        for key, value in (
-            ("temperature", sampling.temperature),
-            ("top_p", sampling.top_p),
-            ("seed", sampling.seed),
-        ):
-            if value is not None:
-                params[key] = value
         body: dict[str, Any] = {
             "model": self.model,
             "token_ids": one_pad_per_image(prompt_ids, pad),
             "content_parts": [{"type": "image_url", "url": image.data_uri()} for image in request.images],
-            "sampling_params": params,
+            "sampling_params": _sampling_params(sampling),
             "return_token_ids": True,
         }
         answer, replica = await self.client.post(
@@ -129,15 +96,7 @@ class VLLMBackend(TokenBackend):
                 f"({expanded.count(pad)} image pads); the model's processor here makes {len(prompt_ids)} "
                 f"({prompt_ids.count(pad)} pads): the record would not be what the model read"
             )
-        if len(ids) != len(logprobs):
-            raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
-        finish = choice.get("finish_reason") or "stop"
-        return TokenCompletion(
-            ids=ids,
-            logprobs=logprobs,
-            finish_reason="length" if finish == "length" else "stop",
-            upstream=replica,
-        )
+        return _completion(ids, logprobs, choice.get("finish_reason"), replica)
 
     async def context_window(self) -> int | None:
         """vLLM's `max_model_len` for the model, from `/v1/models`: without it, a request whose prompt plus
@@ -184,6 +143,34 @@ class VLLMEngine(TokenEngine):
             model=options.upstream_model,
             api_key=options.api_key(),
         )
+
+
+def _completion(ids: list[int], logprobs: list[float], finish: str | None, replica: str) -> TokenCompletion:
+    if len(ids) != len(logprobs):
+        raise UpstreamError(f"{replica} returned {len(ids)} ids but {len(logprobs)} log-probs")
+    return TokenCompletion(
+        ids=ids, logprobs=logprobs, finish_reason="length" if finish == "length" else "stop", upstream=replica
+    )
+
+
+def _sampling_params(sampling: TokenSampling) -> dict[str, Any]:
+    """vLLM's sampling fields for both routes: the sampled token's log-prob, special tokens and the stop
+    token kept in the output (the ids must be the whole completion)."""
+    params: dict[str, Any] = {
+        "max_tokens": sampling.max_new_tokens,
+        "logprobs": 0,
+        "stop_token_ids": sampling.stop_token_ids,
+        "skip_special_tokens": False,
+        "include_stop_str_in_output": True,
+    }
+    for key, value in (
+        ("temperature", sampling.temperature),
+        ("top_p", sampling.top_p),
+        ("seed", sampling.seed),
+    ):
+        if value is not None:
+            params[key] = value
+    return params
 
 
 def one_pad_per_image(ids: list[int], pad: int) -> list[int]:

@@ -97,6 +97,28 @@ def _prompt(vision_dir: Path, images: list[bytes]) -> tuple[list[int], Any]:
     return vision.expand(tok.encode(text, add_special_tokens=False), inputs.pads), inputs
 
 
+def teacher_forced_logprobs(
+    model: Any,
+    vision_dir: Path,
+    prompt: list[int],
+    completion: list[int],
+    inputs: Any,
+    temperature: float = 1.0,
+) -> list[float]:
+    """The log-probs of `completion` after `prompt` under `model` (a Qwen-VL one) with the images' pixel
+    values, by one forward with Qwen-VL's 3-D positions, of the distribution sampled at `temperature`."""
+    seq = torch.tensor([prompt + completion])
+    types = (seq == VisionPrompt(vision_dir).image_token_id).int()
+    grid = inputs.image_grid_thw
+    positions, _ = model.model.get_rope_index(seq, mm_token_type_ids=types, image_grid_thw=grid)
+    with torch.no_grad():
+        logits = model(
+            input_ids=seq, position_ids=positions, pixel_values=inputs.pixel_values, image_grid_thw=grid
+        ).logits[0]
+    forced = torch.log_softmax(logits.float() / temperature, -1)
+    return [float(forced[len(prompt) - 1 + i, t]) for i, t in enumerate(completion)]
+
+
 @pytest.mark.parametrize("temperature", [1.0, 0.6])
 def test_the_engines_log_probs_are_the_models_with_its_3d_positions(
     engine: CpuEngine, vision_dir: Path, temperature: float
@@ -112,21 +134,7 @@ def test_the_engines_log_probs_are_the_models_with_its_3d_positions(
     answer = engine.submit(request).result()
     out = answer.output_ids
     recorded = [lp for lp, _, _ in answer.meta_info.output_token_logprobs or []]
-    model = engine.model
-    seq = torch.tensor([ids + out])
-    types = (seq == VisionPrompt(vision_dir).image_token_id).int()
-    positions, _ = model.model.get_rope_index(
-        seq, mm_token_type_ids=types, image_grid_thw=inputs.image_grid_thw
-    )
-    with torch.no_grad():
-        logits = model(
-            input_ids=seq,
-            position_ids=positions,
-            pixel_values=inputs.pixel_values,
-            image_grid_thw=inputs.image_grid_thw,
-        ).logits[0]
-    forced = torch.log_softmax(logits.float() / temperature, -1)
-    expected = [float(forced[len(ids) - 1 + i, t]) for i, t in enumerate(out)]
+    expected = teacher_forced_logprobs(engine.model, vision_dir, ids, out, inputs, temperature)
     assert max(abs(a - b) for a, b in zip(expected, recorded, strict=True)) < 1e-4
     again = engine.submit(request).result()
     assert again.output_ids == out, "same seed, same tokens"
