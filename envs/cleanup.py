@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import socket
 import subprocess
@@ -26,6 +27,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,7 +40,21 @@ _watchdog: subprocess.Popen[bytes] | None = None
 _watchdog_pid = -1
 _shutting_down = threading.Event()
 _exit_hook_installed = False
-_removals: list[threading.Thread] = []
+_removals: list[Removal] = []
+
+log = logging.getLogger("forge.envs")
+
+
+@dataclass
+class Removal:
+    """A container `stop()` could not remove in its wait, handed to a background thread."""
+
+    name: str
+    why: str
+    """What the engine said when `stop()` gave up."""
+    thread: threading.Thread | None = field(default=None, repr=False)
+    outcome: str | None = None
+    """None while it goes on; then "removed", or why it was given up."""
 
 
 def owner_id() -> str:
@@ -117,32 +133,42 @@ REMOVAL_WAIT_AT_EXIT_SEC = 120.0
 """How long the exit waits for background removals (the watchdog removes what is left after that)."""
 
 
-def keep_removing(name: str, remove: Callable[[], object]) -> None:
-    """Run `remove` (which retries until its own deadline) in a background thread, so a container that
-    outlasted `stop()`'s wait is still removed while the process lives, and at its exit."""
-    thread = threading.Thread(target=_quiet(remove), name=f"remove-{name}", daemon=True)
+def keep_removing(name: str, why: str, remove: Callable[[], str | None]) -> None:
+    """Run `remove` (which retries until its own deadline; None once the container is gone, else why not)
+    in a background thread, so a container that outlasted `stop()`'s wait is still removed while the
+    process lives, and at its exit. Every hand-off and its outcome is logged and kept (`removals()`)."""
+    log.warning("sandbox %s: the engine refused its removal (%s); it goes on in the background", name, why)
+    removal = Removal(name=name, why=why)
+    thread = threading.Thread(target=_run_removal, args=(removal, remove), name=f"remove-{name}", daemon=True)
+    removal.thread = thread
     with _lock:
-        _removals[:] = [t for t in _removals if t.is_alive()]
-        _removals.append(thread)
+        _removals.append(removal)
     thread.start()
+
+
+def _run_removal(removal: Removal, remove: Callable[[], str | None]) -> None:
+    try:
+        refused = remove()
+    except Exception as exc:  # a daemon thread has no caller to raise to: said, and kept
+        refused = f"{type(exc).__name__}: {exc}"
+    removal.outcome = "removed" if refused is None else f"given up: {refused}"
+    if refused is not None:
+        log.warning("sandbox %s: its background removal was given up: %s", removal.name, refused)
+
+
+def removals() -> list[Removal]:
+    """Every removal handed to the background in this process, finished or not (for diagnosis)."""
+    with _lock:
+        return list(_removals)
 
 
 def wait_for_removals(timeout: float) -> bool:
     """Wait until every background removal has ended; False when some still run at the timeout."""
     deadline = time.monotonic() + timeout
-    with _lock:
-        pending = list(_removals)
+    pending = [r.thread for r in removals() if r.thread is not None and r.thread.is_alive()]
     for thread in pending:
         thread.join(max(0.0, deadline - time.monotonic()))
     return not any(t.is_alive() for t in pending)
-
-
-def _quiet(remove: Callable[[], object]) -> Callable[[], None]:
-    def run() -> None:
-        with contextlib.suppress(Exception):
-            remove()
-
-    return run
 
 
 def _quiet_stop(sandbox: Sandbox) -> None:

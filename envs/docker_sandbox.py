@@ -348,6 +348,7 @@ class DockerSandbox(Sandbox):
             return
         cleanup.keep_removing(
             self.name,
+            refused,
             lambda: self._remove_until(container, time.monotonic() + REMOVE_WAIT_BACKGROUND_SEC),
         )
         raise SandboxError(

@@ -7,11 +7,13 @@ import os
 import signal
 import socket
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import docker
 import pytest
+from docker.models.containers import Container
 
 from envs import cleanup, labels
 from envs.base_image import build_base_image
@@ -68,6 +70,17 @@ def base_image(client: docker.DockerClient) -> str:
     return tag
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Every removal the engine refused past stop()'s wait, and how it ended: a slow engine is visible in
+    the log even when the containers were removed in the end."""
+    handed = cleanup.removals()
+    if handed:
+        terminalreporter.section("removals handed to the background")
+        for removal in handed:
+            ended = removal.outcome or "going on"
+            terminalreporter.write_line(f"{removal.name}: refused ({removal.why}); {ended}")
+
+
 def _engine_answers() -> bool:
     """Whether the engine's Unix socket takes a connection. docker-py leaves the socket of a failed
     connect unclosed (a ResourceWarning, an error under the suite's filters), so it is not asked at all
@@ -111,10 +124,28 @@ def no_container_left_behind() -> Iterator[None]:
             if c.labels.get(labels.OWNER, "").split(":")[1:2] == [me]
             or not owner_alive(c.labels.get(labels.OWNER, ""))
         ]
-        names = [c.name for c in leftovers]
+        said = [_leftover(c) for c in leftovers]
         for c in leftovers:
             c.remove(force=True)
-    assert not names, f"containers left behind by the suite: {names}"
+    assert not said, "containers left behind by the suite:\n" + "\n".join(said)
+
+
+def _leftover(container: Container) -> str:
+    """What is known of a container left behind: its labels and state, and whether this process still had
+    its sandbox (never stopped) or handed its removal to the background (and how that ended)."""
+    created = int(container.labels.get(labels.CREATED, "0") or 0)
+    state = container.attrs.get("State") or {}
+    live = [s for s in cleanup.live_sandboxes() if getattr(s, "name", None) == container.name]
+    handed = [r for r in cleanup.removals() if r.name == container.name]
+    tags = container.labels
+    return (
+        f"{container.name}: role={tags.get(labels.ROLE)} run={tags.get(labels.RUN)!r} "
+        f"harness={tags.get(labels.HARNESS)} owner={tags.get(labels.OWNER)} "
+        f"created {time.time() - created:.0f}s ago; state {state.get('Status')} (pid {state.get('Pid')}, "
+        f"error {state.get('Error')!r}); "
+        + ("its sandbox was never stopped; " if live else "")
+        + (f"removal handed to the background: {handed}" if handed else "no background removal")
+    )
 
 
 @pytest.fixture

@@ -251,6 +251,8 @@ def test_a_removal_refused_past_the_wait_goes_on_in_the_background(
     assert client.containers.get(name)  # still there when stop() gave up
     assert cleanup.wait_for_removals(60)
     assert len(refusals) == 12
+    (removal,) = [r for r in cleanup.removals() if r.name == name]  # kept, for a leftover's diagnosis
+    assert removal.outcome == "removed" and "500 Server Error" in removal.why
     with pytest.raises(docker.errors.NotFound):
         client.containers.get(name)
 
