@@ -209,6 +209,8 @@ def _log(run_dir: Path, record: StepRecord, writer: Any) -> None:
             "update/kl": u.kl,
             "update/clip_fraction": u.clip_fraction,
             "update/approx_kl_old": u.approx_kl_old,
+            **({"update/mismatch_kl": u.mismatch_kl} if u.mismatch_kl is not None else {}),
+            **({"update/mismatch_max": u.mismatch_max} if u.mismatch_max is not None else {}),
             "update/grad_norm": u.grad_norm,
         }
     for name, value in scalars.items():

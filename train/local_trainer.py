@@ -120,6 +120,7 @@ class LocalTrainer:
         batches = [rollouts[b :: self.config.mini_batches] for b in range(self.config.mini_batches)]
         totals: dict[str, float] = defaultdict(float)
         grad_norms: list[float] = []
+        mismatch: list[torch.Tensor] = []
         for batch in (b for b in batches if b):
             members = set(batch)
             chosen = [(i, s) for i, s in enumerate(usable) if s.rollout_id in members]
@@ -151,15 +152,20 @@ class LocalTrainer:
                 totals["clipped"] += float(terms.clipped.sum())
                 lr = terms.log_ratio
                 totals["approx_kl_old"] += float((torch.exp(-lr) + lr - 1).sum())
+                if not grad_norms and s.logprobs is not None:  # no update yet: the engine's policy
+                    mismatch.append(lr.detach().float())
                 totals["tokens"] += int(mask.sum())
             grad_norms.append(self._apply())
         tokens = max(totals["tokens"], 1.0)
+        mismatch_kl, mismatch_max = _mismatch(mismatch)
         return StepMetrics(
             loss=totals["loss"] / max(len([b for b in batches if b]), 1),
             policy_loss=totals["policy_loss"] / tokens,
             kl=totals["kl"] / tokens,
             clip_fraction=totals["clipped"] / tokens,
             approx_kl_old=totals["approx_kl_old"] / tokens,
+            mismatch_kl=mismatch_kl,
+            mismatch_max=mismatch_max,
             grad_norm=max(grad_norms, default=0.0),
             samples=len(usable),
             rollouts=len(rollouts),
@@ -225,6 +231,14 @@ class LocalTrainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.updates = int(state["updates"])
         torch.set_rng_state(state["torch_rng"])
+
+
+def _mismatch(log_ratios: list[torch.Tensor]) -> tuple[float | None, float | None]:
+    """StepMetrics' mismatch_kl and mismatch_max from the first mini-batch's log-ratios (None, None when
+    nothing was recorded)."""
+    if not log_ratios or not (lr := torch.cat(log_ratios)).numel():
+        return None, None
+    return float((torch.exp(-lr) + lr - 1).mean()), float(lr.abs().max())
 
 
 def freeze_below_top(model: PreTrainedModel, layers: int | None) -> None:

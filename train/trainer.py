@@ -46,6 +46,13 @@ class StepMetrics(BaseModel):
     kl: float = 0.0
     clip_fraction: float = 0.0
     approx_kl_old: float = 0.0
+    mismatch_kl: float | None = None
+    """k3 of the trainer's log-probs against the engine's recorded ones on the step's first mini-batch,
+    before any update moved the policy: what engine and trainer disagree on (numerics, a wrong
+    temperature, weights not synced), apart from the step's own drift that `approx_kl_old` also holds.
+    None when the samples carry no recorded log-probs."""
+    mismatch_max: float | None = None
+    """The largest |log-ratio| of those tokens: one token far off shows here, not in a mean."""
     grad_norm: float = 0.0
     samples: int = 0
     rollouts: int = 0

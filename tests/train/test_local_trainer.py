@@ -3,6 +3,7 @@ checkpoints resume exactly, exported weights load."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -199,6 +200,31 @@ def test_at_a_temperature_the_loss_uses_the_log_probs_the_engine_sampled_with(ti
     recorded = sample.model_copy(update={"logprobs": tempered.tolist(), "advantage": 1.0})
     metrics = trainer.grpo_step([recorded])
     assert metrics.approx_kl_old < 1e-8 and metrics.clip_fraction == 0.0  # on-policy: ratio 1 everywhere
+    assert metrics.mismatch_kl is not None and metrics.mismatch_kl < 1e-8
+    assert metrics.mismatch_max is not None and metrics.mismatch_max < 1e-5
+
+
+def test_a_token_the_engine_recorded_far_from_the_trainer_shows_in_the_mismatch(tiny_model_dir: Path) -> None:
+    """The engine's log-prob of one token is 3 nats above the trainer's (weights not synced, a wrong
+    temperature): the first mini-batch, before any update, measures that and nothing else."""
+    trainer = LocalTrainer(tiny_model_dir, LocalTrainerConfig(lr=1e-3, mini_batches=2))
+    response = [103, 104, 105]
+    samples = [
+        TrainingSample(rollout_id=f"r{i}", prompt_ids=PROMPT, response_ids=response, response_mask=[1] * 3)
+        for i in range(2)
+    ]
+    with torch.no_grad():
+        own = trainer.response_logprobs(trainer.model, samples[0]).tolist()
+    recorded = [  # the engine is off on one token of r0 only
+        samples[0].model_copy(update={"logprobs": [own[0], own[1] + 3.0, own[2]], "advantage": 1.0}),
+        samples[1].model_copy(update={"logprobs": own, "advantage": -1.0}),
+    ]
+    metrics = trainer.grpo_step(recorded)
+    first_is_r0 = metrics.mismatch_max is not None and metrics.mismatch_max > 1  # the batches are shuffled
+    assert metrics.mismatch_max == pytest.approx(3.0 if first_is_r0 else 0.0, abs=1e-4)
+    k3 = (math.exp(3.0) - 3.0 - 1) / 3 if first_is_r0 else 0.0  # that mini-batch's 3 tokens, not all 6
+    assert metrics.mismatch_kl == pytest.approx(k3, rel=1e-3, abs=1e-6)
+    assert trainer.grpo_step(samples).mismatch_kl is None  # nothing recorded: nothing to compare
 
 
 def test_training_only_the_top_layers_leaves_the_rest_as_it_was(tiny_model_dir: Path) -> None:
