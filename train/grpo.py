@@ -107,8 +107,7 @@ def token_losses(
     surrogate = -torch.minimum(unclipped, clipped)
     kl = torch.zeros_like(logprobs)
     if ref_logprobs is not None and config.kl_coef > 0:
-        delta = ref_logprobs - logprobs
-        kl = torch.exp(delta) - delta - 1
+        kl = k3(logprobs - ref_logprobs)
     with torch.no_grad():
         was_clipped = (clipped < unclipped).to(logprobs.dtype)
     return TokenLosses(
@@ -118,6 +117,12 @@ def token_losses(
         clipped=was_clipped,
         log_ratio=log_ratio.detach(),
     )
+
+
+def k3(log_ratio: torch.Tensor) -> torch.Tensor:
+    """Schulman's k3 estimate of KL(pi || q) per token, from log pi - log q of tokens sampled from pi:
+    never negative, 0 where the two agree."""
+    return torch.exp(-log_ratio) + log_ratio - 1
 
 
 def token_weights(rollout_index: torch.Tensor, num_rollouts: int, dtype: torch.dtype) -> torch.Tensor:
@@ -158,7 +163,7 @@ def policy_loss(
             policy_loss=float(terms.surrogate.mean()) if n else 0.0,
             kl=float(terms.kl.mean()) if n else 0.0,
             clip_fraction=float(terms.clipped.mean()) if n else 0.0,
-            approx_kl_old=float((torch.exp(-lr) + lr - 1).mean()) if n else 0.0,
+            approx_kl_old=float(k3(lr).mean()) if n else 0.0,
             ratio_mean=float(torch.exp(lr).mean()) if n else 1.0,
         )
     return loss, parts

@@ -22,7 +22,7 @@ import torch
 from pydantic import BaseModel, ConfigDict, Field
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
 
-from train.grpo import token_losses, token_weights
+from train.grpo import k3, token_losses, token_weights
 from train.grpo_config import GRPOConfig
 from train.trainer import StepMetrics, TrainingSample
 
@@ -151,9 +151,9 @@ class LocalTrainer:
                 totals["kl"] += float(terms.kl.detach().sum())
                 totals["clipped"] += float(terms.clipped.sum())
                 lr = terms.log_ratio
-                totals["approx_kl_old"] += float((torch.exp(-lr) + lr - 1).sum())
+                totals["approx_kl_old"] += float(k3(lr).sum())
                 if not grad_norms and s.logprobs is not None:  # no update yet: the engine's policy
-                    mismatch.append(lr.detach().float())
+                    mismatch.append(lr)
                 totals["tokens"] += int(mask.sum())
             grad_norms.append(self._apply())
         tokens = max(totals["tokens"], 1.0)
@@ -236,9 +236,10 @@ class LocalTrainer:
 def _mismatch(log_ratios: list[torch.Tensor]) -> tuple[float | None, float | None]:
     """StepMetrics' mismatch_kl and mismatch_max from the first mini-batch's log-ratios (None, None when
     nothing was recorded)."""
-    if not log_ratios or not (lr := torch.cat(log_ratios)).numel():
+    if not log_ratios:
         return None, None
-    return float((torch.exp(-lr) + lr - 1).mean()), float(lr.abs().max())
+    lr = torch.cat(log_ratios)
+    return float(k3(lr).mean()), float(lr.abs().max())
 
 
 def freeze_below_top(model: PreTrainedModel, layers: int | None) -> None:
