@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import sys
+import time
 from pathlib import Path
 
 import docker
@@ -19,6 +20,11 @@ from envs import labels
 
 MODEL_MOUNT = "/run/forge-model"
 """Where a model-only sandbox has its relay folder mounted (envs.docker_sandbox)."""
+WATCH_RETRY_SEC = 600.0
+"""How long the watchdog goes on removing containers the engine refuses to remove. A fork-bombed
+container under load was once refused ("did not receive an exit event") for minutes, past every wait
+of the process it belonged to, and a single try left it behind."""
+WATCH_PAUSE_SEC = 2.0
 
 
 def owner_alive(owner: str) -> bool:
@@ -71,6 +77,24 @@ def remove_containers(
     return removed
 
 
+def remove_until_gone(
+    client: docker.DockerClient,
+    owner: str,
+    within: float | None = None,
+    pause: float = WATCH_PAUSE_SEC,
+) -> list[str]:
+    """Remove `owner`'s containers, trying again while the engine refuses some, for `within` seconds
+    (default WATCH_RETRY_SEC). Returns the names still there when it gave up."""
+    deadline = time.monotonic() + (WATCH_RETRY_SEC if within is None else within)
+    filters = {"label": [f"{labels.MANAGED}=true", f"{labels.OWNER}={owner}"]}
+    while True:
+        remove_containers(client, owner=owner)
+        left = [str(c.name) for c in client.containers.list(all=True, ignore_removed=True, filters=filters)]
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(pause)
+
+
 def remove_relay_folders(root: Path, owner: str | None = None) -> None:
     """Remove model-relay folders whose owner process is gone."""
     if not root.is_dir():
@@ -91,7 +115,9 @@ def watch(owner: str) -> None:
         pass
     try:
         client = docker.from_env(timeout=120)
-        remove_containers(client, owner=owner)
+        left = remove_until_gone(client, owner)
+        if left:
+            print(f"watchdog gave up on {', '.join(left)} after {WATCH_RETRY_SEC:.0f}s", file=sys.stderr)
     except docker.errors.DockerException as exc:
         print(f"watchdog could not clean up for {owner}: {exc}", file=sys.stderr)
     from envs.docker_client import relay_root

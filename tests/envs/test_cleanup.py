@@ -167,3 +167,51 @@ def test_importing_our_packages_installs_no_exit_hook_until_a_sandbox_is_registe
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
     ).stdout.splitlines()
     assert out == ["[]", "['envs.cleanup.stop_all']"]
+
+
+def test_the_watchdog_goes_on_removing_what_the_engine_refuses(
+    client: docker.DockerClient, base_image: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fork-bombed container under load was refused removal ("did not receive an exit event") past
+    every wait of its process, and the watchdog's single try left it behind the suite. It now tries
+    again until the container is gone."""
+    import requests
+    from docker.models.containers import Container
+
+    from envs import reaper
+
+    owner = f"{socket.gethostname()}:999999998:watchdog-test"
+    name = client.containers.create(
+        base_image,
+        ["sleep", "60"],
+        network_mode="none",
+        labels={labels.MANAGED: "true", labels.OWNER: owner, labels.TASK: "watchdog-test"},
+    ).name
+    real_remove = Container.remove
+    refusals: list[str] = []
+
+    def refuse_three_times(self: Container, **kwargs: object) -> None:
+        if self.name == name and len(refusals) < 3:
+            refusals.append(str(self.name))
+            response = requests.Response()
+            response.status_code = 500
+            raise docker.errors.APIError("did not receive an exit event (the test)", response=response)
+        real_remove(self, **kwargs)
+
+    monkeypatch.setattr(Container, "remove", refuse_three_times)
+    try:
+        assert reaper.remove_until_gone(client, owner, within=30, pause=0.1) == []
+        assert len(refusals) == 3
+        assert _containers(client, "watchdog-test") == []
+        monkeypatch.setattr(Container, "remove", lambda self, **kwargs: None)  # refused for good
+        kept = client.containers.create(
+            base_image,
+            ["sleep", "60"],
+            network_mode="none",
+            labels={labels.MANAGED: "true", labels.OWNER: owner},
+        ).name
+        assert reaper.remove_until_gone(client, owner, within=0.5, pause=0.1) == [kept]
+    finally:
+        monkeypatch.undo()
+        for leftover in client.containers.list(all=True, filters={"label": f"{labels.OWNER}={owner}"}):
+            leftover.remove(force=True)
