@@ -71,6 +71,9 @@ class Harness(ABC):
     installer: ClassVar[Installer]
     collect: ClassVar[tuple[str, ...]] = ()
     """Paths relative to the run's HOME to collect after the run (session logs, state)."""
+    domains: ClassVar[tuple[str, ...]] = ("claw",)
+    """The task domains it can work on (`[metadata] domain`; Harbor tasks, which name none, are claw's):
+    a shell harness does claw tasks, a browser harness (no shell tool) does browser tasks."""
 
     def unavailable_reason(self) -> str | None:
         """Why this harness cannot be installed here (None when it can)."""

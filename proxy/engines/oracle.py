@@ -13,8 +13,10 @@ rollout id is never read for it.
 
 Harnesses that only stop when the model runs a submit command (mini-swe-agent's
 `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`) get that command as the last step when their prompt asks
-for it. Given a tokenizer, both engines answer through the token path (Qwen3's native format,
-tokenized), so their rollouts are recorded token-exactly and become trajectories.
+for it. forge-web, the browser harness, has no tools: the oracle answers it with the next step of the
+task's solution/actions.json as one JSON action (proxy.engines.web_actions), nop with `done`. Given a
+tokenizer, both engines answer through the token path (Qwen3's native format, tokenized), so their
+rollouts are recorded token-exactly and become trajectories.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from proxy.engines.base import Engine
 from proxy.engines.scripted import Policy, ScriptedTokens
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenEngine, load_tokenizer
+from proxy.engines.web_actions import is_web_request, next_web_reply, web_reply
 from proxy.errors import BadRequest, EngineConfigError
 
 if TYPE_CHECKING:
@@ -129,6 +132,8 @@ class NopPolicy:
         return None
 
     def next_turn(self, request: GenerationRequest) -> Generation:
+        if is_web_request(request):  # forge-web: no tools, one JSON action a reply
+            return Generation(text=self.web_step(request))
         shell = find_shell_tool(request.tools)
         if shell is None:  # a side call with no tools (titles, summaries): just text
             return Generation(text=self.final)
@@ -139,6 +144,9 @@ class NopPolicy:
             call = ToolCall(id=f"call_{uuid.uuid4().hex[:20]}", name=shell.name, arguments=arguments)
             return Generation(tool_calls=[call], finish_reason="tool_calls")
         return Generation(text=self.final)
+
+    def web_step(self, request: GenerationRequest) -> str:
+        return web_reply({"action": "done"})
 
 
 class OraclePolicy(NopPolicy):
@@ -214,6 +222,10 @@ class OraclePolicy(NopPolicy):
 
     def workdir(self, request: GenerationRequest) -> str | None:
         return self.task_for(request).config.environment.workdir
+
+    def web_step(self, request: GenerationRequest) -> str:
+        """forge-web's next action: the next step of the task's solution/actions.json."""
+        return next_web_reply(self.task_for(request).solution_dir / "actions.json", request)
 
 
 class PolicyEngine(Engine):

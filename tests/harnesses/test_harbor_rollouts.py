@@ -31,7 +31,12 @@ from train.rollout import RolloutResult, run_rollout
 pytestmark = pytest.mark.docker
 
 TWO_HARNESSES = ("forge-react", "mini-swe-agent")
-INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reason() is None]
+INSTALLABLE = [
+    name
+    for name in HARNESSES
+    if get_harness(name).unavailable_reason() is None and "claw" in get_harness(name).domains
+]
+"""Every installable harness that works on claw tasks (a browser harness has no shell tool)."""
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,12 @@ REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog" / "claw"
 TASKS = ("organize-downloads", "csv-sales-summary", "edit-service-config")
 MODEL_PORT = "127.0.0.1:8000"
-INSTALLABLE = [name for name in HARNESSES if get_harness(name).unavailable_reason() is None]
+INSTALLABLE = [
+    name
+    for name in HARNESSES
+    if get_harness(name).unavailable_reason() is None and "claw" in get_harness(name).domains
+]
+"""Every installable harness that works on claw tasks (a browser harness has no shell tool)."""
 
 
 @pytest.fixture(scope="module")
