@@ -86,7 +86,9 @@ def remove_until_gone(
     """Remove `owner`'s containers, trying again while the engine refuses some, for `within` seconds
     (default WATCH_RETRY_SEC). Returns the names still there when it gave up."""
     deadline = time.monotonic() + (WATCH_RETRY_SEC if within is None else within)
-    filters = {"label": [f"{labels.MANAGED}=true", f"{labels.OWNER}={owner}"]}
+    filters: dict[str, str | list[str] | bool] = {
+        "label": [f"{labels.MANAGED}=true", f"{labels.OWNER}={owner}"]
+    }
     while True:
         remove_containers(client, owner=owner)
         left = [str(c.name) for c in client.containers.list(all=True, ignore_removed=True, filters=filters)]
