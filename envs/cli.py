@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from envs.base_image import BaseRecipe, build_base_image
+from envs.browser_record import record_actions
 from envs.cli_support import console, err, fail, interruptible, progress_bar
 from envs.docker_client import docker_client, relay_root
 from envs.engine_limits import EngineLimits, engine_limits
@@ -216,6 +217,35 @@ def build(
         f"{catalog_tasks.total} task(s): {built} built, {catalog_tasks.total - built - failed} cached, "
         f"{failed} failed{f' ({invalid} invalid)' if invalid else ''} in {time.monotonic() - started:.1f}s"
     )
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def record(tasks: TaskArgs = None, catalog: CatalogOpt = None) -> None:
+    """Record browser tasks' action scripts: each click's and field's viewport point, from its selector,
+    replayed in the task's image (solution/actions.json is rewritten)."""
+    catalog_tasks = _load_tasks(tasks, catalog)
+    browser = [t for t in catalog_tasks.tasks if (t.solution_dir / "actions.json").is_file()]
+    if not browser:
+        raise fail("no task with a solution/actions.json (a browser task's action script) was given")
+
+    def work(client: docker.DockerClient, advance: Callable[[str], None]) -> list[str]:
+        failed: list[str] = []
+        for task in browser:
+            result = build_images(client, [task])[0]
+            try:
+                if not result.ok or result.tag is None:
+                    raise EnvsError(f"{task.name}: its image did not build: {result.error}")
+                steps = record_actions(client, task, result.tag)
+                console.print(f"{task.name}: recorded {sum('x' in s for s in steps)} point(s)")
+            except EnvsError as exc:
+                err.print(f"[red]{escape(str(exc))}[/red]")
+                failed.append(task.name)
+            advance(task.name)
+        return failed
+
+    failed = _over_tasks("recording", len(browser), work)
     if failed:
         raise typer.Exit(1)
 

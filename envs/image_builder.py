@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from envs import labels
 from envs.base_image import current_base_id
+from envs.browser_image import BROWSER_REPOSITORY, BrowserRecipe, build_browser_image
 from envs.content_hash import hash_directory
 from envs.docker_client import forge_home
 from envs.errors import BaseImageError, BuildError
@@ -74,8 +75,18 @@ def uses_forge_base(task: Task, context: BuildContext | None = None) -> bool:
     return dockerfile.is_file() and "FORGE_BASE" in dockerfile.read_text(errors="replace")
 
 
+def uses_forge_browser(task: Task, context: BuildContext | None = None) -> bool:
+    """Whether the task's Dockerfile builds on the browser image (a browser task)."""
+    dockerfile = (context or task_context(task)).dockerfile
+    return dockerfile.is_file() and "FORGE_BROWSER" in dockerfile.read_text(errors="replace")
+
+
 def build_args(task: Task, base_id: str, context: BuildContext | None = None) -> dict[str, str]:
-    return {"FORGE_BASE": base_id} if uses_forge_base(task, context) else {}
+    """FORGE_BASE: the base's exact id; FORGE_BROWSER: the browser image's content tag on that base."""
+    args = {"FORGE_BASE": base_id} if uses_forge_base(task, context) else {}
+    if uses_forge_browser(task, context):
+        args["FORGE_BROWSER"] = f"{BROWSER_REPOSITORY}:{BrowserRecipe().digest(base_id)}"
+    return args
 
 
 def image_tag(task: Task, base_id: str, context: BuildContext | None = None) -> str:
@@ -105,9 +116,15 @@ def build_image(
     already exists. Raises BuildError on failure."""
     started = time.monotonic()
     context = context or task_context(task)
-    if base_id is None and uses_forge_base(task, context):
+    browser = uses_forge_browser(task, context)
+    if base_id is None and (browser or uses_forge_base(task, context)):
         try:
             base_id = current_base_id(client)
+        except BaseImageError as exc:
+            raise BuildError(task.name, str(exc)) from exc
+    if browser:  # first, so the FROM always names an image that exists (else the engine asks a registry)
+        try:
+            build_browser_image(client, log=on_line, base_id=base_id)
         except BaseImageError as exc:
             raise BuildError(task.name, str(exc)) from exc
     tag = image_tag(task, base_id or "", context)
@@ -193,7 +210,7 @@ def build_images(
 ) -> list[BuildResult]:
     """Build many images in parallel; a failure is recorded in its result and the others go on."""
 
-    if base_id is None and any(uses_forge_base(t) for t in tasks):
+    if base_id is None and any(uses_forge_base(t) or uses_forge_browser(t) for t in tasks):
         with contextlib.suppress(BaseImageError):
             base_id = current_base_id(client)  # once for all; a missing base fails each task clearly
 
