@@ -3,11 +3,15 @@
 It ignores OPENAI_BASE_URL and would first try WebSocket upgrades on its built-in provider, so the proxy is
 configured as a custom provider. Plugins, apps, analytics and the update check are off (without that it
 looks up GitHub and ChatGPT hosts); its own bubblewrap sandbox is bypassed because the task container is
-the sandbox.
+the sandbox. On browser tasks Playwright MCP is its `[mcp_servers.playwright]` (its bundle brings Node
+for it).
 """
 
 from __future__ import annotations
 
+import json
+
+from harnesses import playwright_mcp
 from harnesses.harness import Harness, HarnessOutput, Launch, LaunchContext, base_env, json_lines
 from harnesses.installers import NpmInstall
 
@@ -20,8 +24,9 @@ class Codex(Harness):
     wire_api = "responses"
     tools = ("exec_command", "write_stdin", "view_image")
     description = "OpenAI Codex CLI, `codex exec` headless"
-    installer = NpmInstall(packages=["@openai/codex@0.171.0"], node=False)
+    installer = NpmInstall(packages=["@openai/codex@0.171.0", playwright_mcp.PACKAGE])
     collect = (".codex/sessions",)
+    domains = ("claw", "browser")
 
     def launch(self, ctx: LaunchContext) -> Launch:
         codex_home = f"{ctx.home}/.codex"
@@ -59,7 +64,10 @@ class Codex(Harness):
             ctx.instruction,
         ]
         # TMPDIR must lie outside CODEX_HOME (it refuses to put helper binaries under a temp dir).
-        return Launch(argv=argv, env=env, files={f"{codex_home}/config.toml": ""})
+        files = {f"{codex_home}/config.toml": mcp_config(ctx) if ctx.browser else ""}
+        if ctx.browser:
+            files |= playwright_mcp.files(ctx.home)
+        return Launch(argv=argv, env=env, files=files)
 
     def read_output(self, stdout: str, files: dict[str, str]) -> HarnessOutput:
         output = super().read_output("", files)
@@ -68,3 +76,17 @@ class Codex(Harness):
                 error = event.get("message") or event.get("error")
                 output.error = str(error)
         return output
+
+
+def mcp_config(ctx: LaunchContext) -> str:
+    """config.toml with Playwright MCP as `[mcp_servers.playwright]` (JSON strings are TOML strings)."""
+    command, *args = playwright_mcp.argv(ctx.bundle, ctx.home)
+    env = ", ".join(f"{key} = {json.dumps(value)}" for key, value in playwright_mcp.env(ctx.home).items())
+    return (
+        f"[mcp_servers.{playwright_mcp.SERVER}]\n"
+        f"command = {json.dumps(command)}\n"
+        f"args = {json.dumps(args)}\n"
+        f"env = {{ {env} }}\n"
+        "startup_timeout_sec = 60\n"
+        "tool_timeout_sec = 120\n"
+    )

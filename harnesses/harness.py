@@ -38,6 +38,9 @@ class LaunchContext(BaseModel):
     logs: str = "/logs/agent"
     """Where the harness should put logs and its final message; collected after the run."""
     max_turns: int | None = None
+    browser: bool = False
+    """A browser task (`[metadata] domain = "browser"`): harnesses that speak MCP attach Playwright MCP
+    (harnesses.playwright_mcp) and list "browser" in their `domains`."""
 
 
 class Launch(BaseModel):

@@ -87,10 +87,12 @@ def run_headless(
     logs_dir: Path | None = None,
     max_turns: int | None = None,
     trace: bool = False,
+    browser: bool = False,
 ) -> HarnessRun:
     """Run `harness` (mounted from `bundle`) in `sandbox` on `instruction` and collect what it left.
 
     `trace` runs it under strace (the base image has it) and reports every address it tried to reach.
+    `browser` says the task is a browser task (LaunchContext.browser).
     """
     home = f"{HOME_ROOT}/{harness.name}"
     ctx = LaunchContext(
@@ -103,6 +105,7 @@ def run_headless(
         bundle=f"{HARNESS_MOUNT}/{harness.name}",
         logs=AGENT_LOGS,
         max_turns=max_turns,
+        browser=browser,
     )
     run = HarnessRun(harness=harness.name, version=harness.version, status="not-started", logs_dir=logs_dir)
     started = time.monotonic()
@@ -156,8 +159,10 @@ def run_headless(
         except SandboxError as exc:
             run.harness_error = run.harness_error or f"could not collect logs: {exc}"
         texts = _read_texts(logs_dir / "agent") if (logs_dir / "agent").is_dir() else {}
-        if trace:
-            run.connects = parse_strace(texts.pop(STRACE_LOG, ""))
+        if trace:  # read whole: a browser's trace easily outgrows MAX_TEXT_FILE
+            texts.pop(STRACE_LOG, None)
+            strace = logs_dir / "agent" / STRACE_LOG
+            run.connects = parse_strace(strace.read_text(errors="replace") if strace.is_file() else "")
     elif trace:
         log = sandbox.exec(["cat", f"{AGENT_LOGS}/{STRACE_LOG}"], timeout=60, user="root")
         run.connects = parse_strace(log.stdout)

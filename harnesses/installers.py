@@ -83,6 +83,14 @@ class NpmInstall(Installer):
     def describe(self) -> str:
         return "npm " + " ".join(self.packages) + (f" + {NODE_PACKAGE}" if self.node else "")
 
+    def fingerprint(self) -> str:
+        """The harness's version pins its program (the first package); packages added beside it (an MCP
+        server) and the runtime key the bundle too, so changing them builds a new one."""
+        if len(self.packages) < 2:
+            return ""
+        extra = [*self.packages[1:], *([NODE_PACKAGE] if self.node else [])]
+        return hashlib.sha256(" ".join(extra).encode()).hexdigest()[:12]
+
 
 class PipInstall(Installer):
     """Python packages, as wheels for the base image's Python and platform, into `site-packages/`.

@@ -1,7 +1,7 @@
 """Qwen Code: a Node program (bundled with its own Node runtime) speaking Chat Completions, SSE.
 
 Usage statistics and telemetry are off in its settings file (without that it looks up telemetry hosts),
-and so is the auto-update check.
+and so is the auto-update check. On browser tasks Playwright MCP is in the settings' `mcpServers`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from harnesses import playwright_mcp
 from harnesses.harness import Harness, HarnessOutput, Launch, LaunchContext, base_env
 from harnesses.installers import NODE_BIN, NpmInstall
 
@@ -25,13 +26,21 @@ class QwenCode(Harness):
     wire_api = "chat.completions"
     tools = ("run_shell_command", "read_file", "write_file", "edit", "glob", "grep_search", "list_directory")
     description = "Qwen Code, `qwen -o json` headless"
-    installer = NpmInstall(packages=["@qwen-code/qwen-code@0.24.4"])
+    installer = NpmInstall(packages=["@qwen-code/qwen-code@0.24.4", playwright_mcp.PACKAGE])
     collect = (".qwen/tmp", ".qwen/projects")
+    domains = ("claw", "browser")
 
     def launch(self, ctx: LaunchContext) -> Launch:
         settings: dict[str, Any] = dict(SETTINGS)
         if ctx.max_turns:
             settings["model"] = {"maxSessionTurns": ctx.max_turns}
+        files: dict[str, str] = {}
+        if ctx.browser:
+            # alwaysLoadTools: its tools go in the request's tool list, not behind tool_search.
+            extra = {"timeout": 120_000, "trust": True, "alwaysLoadTools": True}
+            server = playwright_mcp.stdio_server(ctx.bundle, ctx.home) | extra
+            settings["mcpServers"] = {playwright_mcp.SERVER: server}
+            files = playwright_mcp.files(ctx.home)
         env = base_env(ctx, [f"{ctx.bundle}/{NODE_BIN}", f"{ctx.bundle}/node_modules/.bin"]) | {
             "OPENAI_API_KEY": ctx.api_key,
             "OPENAI_BASE_URL": f"{ctx.base_url}/v1",
@@ -48,7 +57,8 @@ class QwenCode(Harness):
             "json",
             ctx.instruction,
         ]
-        return Launch(argv=argv, env=env, files={f"{ctx.home}/.qwen/settings.json": json.dumps(settings)})
+        files[f"{ctx.home}/.qwen/settings.json"] = json.dumps(settings)
+        return Launch(argv=argv, env=env, files=files)
 
     def read_output(self, stdout: str, files: dict[str, str]) -> HarnessOutput:
         output = HarnessOutput()

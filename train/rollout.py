@@ -201,6 +201,7 @@ def run_rollout(
                     logs_dir=step_logs,
                     max_turns=max_turns,
                     trace=trace,
+                    browser=result.domain == "browser",
                 )
                 result.harness_run = harness_run
                 result.timings["agent_sec"] = result.timings.get("agent_sec", 0.0) + harness_run.duration_sec
