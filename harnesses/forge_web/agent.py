@@ -223,6 +223,8 @@ def settle(page: Any) -> None:
     page.wait_for_timeout(SETTLE_MS)
     with contextlib.suppress(Exception):  # a page that never finishes loading is still a page to see
         page.wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
+        # a loaded machine once screenshotted the old page: wait until no request is in flight
+        page.wait_for_load_state("networkidle", timeout=LOAD_TIMEOUT_MS)
 
 
 def execute(page: Any, action: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 VIEWPORT = {"width": 1280, "height": 800}
 CHROMIUM = "/usr/bin/chromium"
@@ -35,7 +36,9 @@ CHROMIUM_ARGS = [
 ]
 """Headless in a container with a small /dev/shm, and nothing looked up or fetched beyond loopback."""
 TOLERANCE_PX = 3
-SETTLE_MS = 250
+SETTLE_MS = 100
+IDLE_TIMEOUT_MS = 15_000
+ELEMENT_TIMEOUT_MS = 15_000
 ANSWER_FILE = os.environ.get("FORGE_ANSWER_FILE", "/app/answer.txt")
 ACTIONS = ("goto", "click", "type", "key", "scroll", "answer", "done")
 
@@ -44,13 +47,23 @@ class ReplayError(Exception):
     """The script is malformed or a step did not do what it says."""
 
 
+def _settle(page: Page) -> None:
+    """Wait until what the last action started is done: a click's navigation begins only after the
+    click returns, and on a loaded machine a fixed pause once let the next step run on the old page."""
+    page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_load_state("load")
+    page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)
+
+
 def _centre(page: Page, step: dict[str, Any], index: int) -> tuple[int, int]:
     selector = step.get("selector")
     if not isinstance(selector, str) or not selector:
         raise ReplayError(f"step {index}: {step['action']} needs a 'selector'")
     locator = page.locator(selector)
-    if locator.count() == 0:
-        raise ReplayError(f"step {index}: selector {selector!r} matches nothing on {page.url}")
+    try:
+        locator.first.wait_for(state="attached", timeout=ELEMENT_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        raise ReplayError(f"step {index}: selector {selector!r} matches nothing on {page.url}") from None
     box = locator.first.bounding_box()
     if box is None:
         raise ReplayError(f"step {index}: {selector!r} is not visible on {page.url}")
@@ -98,8 +111,7 @@ def replay(steps: list[dict[str, Any]], record: bool = False) -> None:
                 page.mouse.wheel(0, int(step.get("dy", 600)))
             elif action == "answer":
                 Path(ANSWER_FILE).write_text(str(step["text"]) + "\n")
-            page.wait_for_timeout(SETTLE_MS)  # a click's navigation starts after the click returns
-            page.wait_for_load_state("load")
+            _settle(page)
             print(f"step {index}: {action} -> {page.url}", flush=True)
         browser.close()
 
