@@ -1,10 +1,10 @@
 """`forge-synth`: the task-synthesis pipeline, one command per stage, all of them resumable.
 
-forge-synth propose --domain claw [--pool DIR|hf:NAME ...] --n N --seed S
+forge-synth propose --domain claw|browser [--pool DIR|hf:NAME ...] --n N --seed S
                     [--offline | --model URL --model-name M] [--personas FILE] [--dry-run] --out RUN_DIR
 forge-synth prune RUN_DIR        forge-synth build RUN_DIR        forge-synth refine RUN_DIR
 forge-synth test RUN_DIR [--policy URL|ENGINE|DIR --harness NAME -k K --band LO,HI]
-forge-synth run --domain claw --offline --n 300 --out RUN_DIR    (all five, until n are accepted)
+forge-synth run --domain claw|browser --offline --n 300 --out RUN_DIR    (all five, until n accepted)
 forge-synth status RUN_DIR       forge-synth export RUN_DIR --catalog DIR
 """
 
@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.progress import TaskID
 from rich.table import Table
 
+from envs.browser_image import SITES_DIR
 from envs.cli_support import console, err, fail, interruptible, progress_bar
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
@@ -44,10 +45,13 @@ app = typer.Typer(
     add_completion=False,
 )
 
-DEFAULT_POOLS = {"claw": SHIPPED_POOLS / "claw"}
-PLANNED_DOMAINS = ("browser", "computer")
+DEFAULT_POOLS = {"claw": SHIPPED_POOLS / "claw", "browser": SITES_DIR / "seeds"}
+"""A domain's pool when none is given: the shipped claw pool; for browser, the sites' default seeds."""
+PLANNED_DOMAINS = ("computer",)
+LLM_DOMAINS = ("claw",)
+"""The LLM proposer's prompts ask for shell tasks; browser tasks come from the offline families."""
 RunArg = Annotated[Path, typer.Argument(help="The run directory (made by propose or run).")]
-DomainOpt = Annotated[str, typer.Option("--domain", "-d", help="The domain (claw).")]
+DomainOpt = Annotated[str, typer.Option("--domain", "-d", help="The domain (claw, browser).")]
 PoolOpt = Annotated[
     list[str],
     typer.Option("--pool", "-p", help="An asset pool: a directory, or hf:PATH|NAME (datasets); repeatable."),
@@ -115,6 +119,10 @@ def _settings(
         raise fail(f"no generator for domain {domain!r}{planned}; domains: {', '.join(domains())}", USAGE)
     if offline == (model is not None):
         raise fail("give either --offline or --model URL (with --model-name)", USAGE)
+    if not offline and domain not in LLM_DOMAINS:
+        raise fail(
+            f"the LLM proposer writes {', '.join(LLM_DOMAINS)} tasks; use --offline for {domain}", USAGE
+        )
     if model is not None and not model_name:
         raise fail("--model needs --model-name (the model name the endpoint serves)", USAGE)
     if families and not offline:
@@ -277,16 +285,17 @@ def prune(
     semantic_threshold: SemanticOpt = None,
     no_semantic: NoSemanticOpt = False,
     blocklist: Annotated[
-        list[Path], typer.Option(help="Catalogs no task may duplicate (default: catalog/claw); repeatable.")
+        list[Path],
+        typer.Option(help="Catalogs no task may duplicate (default: catalog/<domain>); repeatable."),
     ] = [],  # noqa: B006
 ) -> None:
     """Drop duplicates (exact, MinHash, embeddings), tasks of the evaluation catalogs, weak proposals."""
-    from synth.stages.prune import DEFAULT_BLOCKLIST, prune_stage
+    from synth.stages.prune import prune_stage
 
     run = _open(run_dir)
     config = _prune_config(minhash_threshold, semantic_threshold, no_semantic)
     with console.status("pruning"):
-        made = prune_stage(run, config, blocklist or DEFAULT_BLOCKLIST)
+        made = prune_stage(run, config, blocklist or None)
     kept = sum(d.kept for d in made)
     console.print(
         f"{len(made)} judged: {kept} kept, {len(made) - kept} dropped; "

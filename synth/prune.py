@@ -186,6 +186,8 @@ _ABSOLUTE_PATH = re.compile(r"(?<![\w.~/:-])(?:~?/[\w.-]+)")
 _FILE_NAME = re.compile(r"(?<![\w/])(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}|\.[A-Za-z][\w.-]*)\b")
 """`report.py`, `SPEC.md`, `.env`, `config.ini`."""
 _NOT_FILES = frozenset({"e.g", "i.e"})
+_LOCAL_SITE = re.compile(r"https?://(?:127\.0\.0\.1|localhost)(?::\d+)?/")
+"""A browser task's site, served in its own container."""
 _HIDDEN_DIR = re.compile(r"(?<![\w.~/-])/(?:tests|solution)(?![\w-])(?!\.\w)")
 """The verifier's `/tests` and the reference solution's `/solution`, as absolute paths (not
 `/app/tests`, not `/tests_old`): they are not in the agent's container, and an instruction that sends
@@ -209,6 +211,10 @@ def _instruction_too_long(proposal: Proposal, config: PruneConfig) -> str | None
 
 def _instruction_names_no_file(proposal: Proposal, config: PruneConfig) -> str | None:
     text = proposal.instruction
+    if proposal.provenance.domain == "browser":  # the result is the site's state: it must name the site
+        if _LOCAL_SITE.search(text):
+            return None
+        return "the instruction names no local site (http://127.0.0.1:PORT/): nothing says where to work"
     if _ABSOLUTE_PATH.search(text):
         return None
     if any(match.group(0).lower() not in _NOT_FILES for match in _FILE_NAME.finditer(text)):

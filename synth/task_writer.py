@@ -15,6 +15,12 @@ from synth.spec import DIFFICULTY_NAMES, Proposal, TaskFiles
 AGENT_TIMEOUT_SEC = 600
 VERIFIER_TIMEOUT_SEC = 120
 MEMORY_MB = 1024
+BROWSER_MEMORY_MB = 2048
+"""Chromium (the agent's, and the replayed solution's) needs more than a shell task."""
+BROWSER_ARTIFACTS = ["/var/lib/forge-web", "/app"]
+"""What the verifier reads: the site's database and the final answer (catalog/browser's tasks keep them)."""
+SITE_HEALTHCHECK = {"interval_sec": 1, "start_interval_sec": 0.5, "start_period_sec": 30, "retries": 30}
+"""The site starts with the container: the agent waits until it answers (as catalog/browser's tasks do)."""
 
 
 def _without_none(value: Any) -> Any:
@@ -29,21 +35,34 @@ def _without_none(value: Any) -> Any:
 def task_config(proposal: Proposal) -> dict[str, Any]:
     """task.toml as a dict: the provenance goes in `[metadata.provenance]`, None fields left out."""
     provenance = _without_none(proposal.provenance.model_dump(mode="json", exclude_none=True))
-    environment: dict[str, Any] = {"cpus": 1, "memory_mb": MEMORY_MB, "workdir": proposal.workdir}
+    browser = proposal.provenance.domain == "browser"
+    environment: dict[str, Any] = {
+        "cpus": 1,
+        "memory_mb": BROWSER_MEMORY_MB if browser else MEMORY_MB,
+        "workdir": proposal.workdir,
+    }
     if proposal.healthcheck:
-        environment["healthcheck"] = {"command": proposal.healthcheck, "timeout_sec": 60}
+        timing = SITE_HEALTHCHECK if browser else {"timeout_sec": 60}
+        environment["healthcheck"] = {"command": proposal.healthcheck, **timing}
+    metadata: dict[str, Any] = {
+        "domain": proposal.provenance.domain,
+        "difficulty": DIFFICULTY_NAMES[proposal.difficulty],
+        "category": proposal.category,
+        "source": "openforge-synth",
+    }
+    agent: dict[str, Any] = {"timeout_sec": AGENT_TIMEOUT_SEC}
+    verifier: dict[str, Any] = {"timeout_sec": VERIFIER_TIMEOUT_SEC}
+    if browser:  # as catalog/browser's tasks: the agent is the image's `agent`, the site is tagged
+        site = proposal.provenance.params.get("site")
+        metadata["tags"] = ["browser", *([f"site:{site}"] if site else []), proposal.category]
+        agent["user"] = "agent"
+        verifier["artifacts"] = BROWSER_ARTIFACTS
+    metadata |= {"proposal_sha256": proposal.content_sha256, "provenance": provenance}
     return {
         "task": {"name": proposal.id, "description": proposal.title, "keywords": proposal.keywords},
-        "metadata": {
-            "domain": proposal.provenance.domain,
-            "difficulty": DIFFICULTY_NAMES[proposal.difficulty],
-            "category": proposal.category,
-            "source": "openforge-synth",
-            "proposal_sha256": proposal.content_sha256,
-            "provenance": provenance,
-        },
-        "agent": {"timeout_sec": AGENT_TIMEOUT_SEC},
-        "verifier": {"timeout_sec": VERIFIER_TIMEOUT_SEC},
+        "metadata": metadata,
+        "agent": agent,
+        "verifier": verifier,
         "environment": environment,
     }
 

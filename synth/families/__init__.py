@@ -23,6 +23,14 @@ FAMILIES: dict[str, dict[str, str]] = {
         "cron-schedule": "synth.families.cron_schedule:CronSchedule",
         "http-api": "synth.families.http_api:HttpApi",
     },
+    "browser": {
+        "shop-order": "synth.families.shop_order:ShopOrder",
+        "shop-lookup": "synth.families.shop_lookup:ShopLookup",
+        "mail-compose": "synth.families.mail_compose:MailCompose",
+        "calendar-book": "synth.families.calendar_book:CalendarBook",
+        "wiki-edit": "synth.families.wiki_edit:WikiEdit",
+        "forum-reply": "synth.families.forum_reply:ForumReply",
+    },
 }
 
 

@@ -1,6 +1,8 @@
 """The build stage: each surviving proposal becomes a task directory (its files from the family's
 templates, or written by the LLM), which must load as a task and whose image must build (content-hash
-tags: an unchanged task is never rebuilt)."""
+tags: an unchanged task is never rebuilt). A browser task's action script (`solution/actions.json`) is
+then recorded in its image: each click's point from its selector, as `forge-env record` does; a script
+whose selector is missing or off screen fails the build with the replayer's message."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from pathlib import Path
 
 import docker
 
-from envs.errors import BuildError
+from envs.browser_record import actions_path, record_actions
+from envs.errors import BuildError, EnvsError
 from envs.image_builder import build_image
 from envs.parallel import run_parallel
 from envs.task import inspect_task
@@ -67,8 +70,12 @@ def build_one(
         return failed(ProposalInvalid("the task does not load: " + "; ".join(str(p) for p in errors)))
     try:
         built = build_image(client, task)
+        if actions_path(task).is_file():
+            record_actions(client, task, built.tag or "")
     except BuildError as exc:
         return failed(exc, log=_tail(exc.log_path))
+    except EnvsError as exc:  # the recording's sandbox did not start: ours, the next build tries again
+        return failed(exc, side="none")
     return BuildRecord(
         id=proposal.id,
         ok=True,

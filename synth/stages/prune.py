@@ -16,8 +16,15 @@ from synth.spec import Proposal
 
 PRUNE_FILE = "prune-report.jsonl"
 EMBEDDINGS_FILE = "embeddings.npz"
-DEFAULT_BLOCKLIST = (Path(__file__).resolve().parents[2] / "catalog" / "claw",)
+CATALOGS = Path(__file__).resolve().parents[2] / "catalog"
+DEFAULT_BLOCKLIST = (CATALOGS / "claw",)
 """The catalogs we evaluate on: a training task must never duplicate one of theirs."""
+
+
+def default_blocklist(domain: str) -> tuple[Path, ...]:
+    """The evaluation catalog of the run's domain (`catalog/<domain>`), where there is one."""
+    own = CATALOGS / domain
+    return (own,) if domain != "claw" and own.is_dir() else DEFAULT_BLOCKLIST
 
 
 def decisions(run: RunDir) -> dict[str, PruneDecision]:
@@ -44,15 +51,18 @@ def alive(run: RunDir, proposals: Sequence[Proposal] | None = None) -> list[Prop
 def prune_stage(
     run: RunDir,
     config: PruneConfig | None = None,
-    blocklist: Sequence[Path] = DEFAULT_BLOCKLIST,
+    blocklist: Sequence[Path] | None = None,
 ) -> list[PruneDecision]:
-    """Judge every proposal the report does not have yet; returns this call's decisions."""
+    """Judge every proposal the report does not have yet against `blocklist` (default: the evaluation
+    catalog of the run's domain); returns this call's decisions."""
     proposals = run.proposals()
     judged = decisions(run)
     todo = [p for p in proposals if p.id not in judged]
     if not todo:
         return []
-    missing = [str(b) for b in blocklist if not Path(b).is_dir() and tuple(blocklist) != DEFAULT_BLOCKLIST]
+    default = blocklist is None
+    blocklist = default_blocklist(run.settings.domain) if blocklist is None else blocklist
+    missing = [str(b) for b in blocklist if not Path(b).is_dir() and not default]
     if missing:
         raise RunDirError(f"--blocklist {missing[0]}: not a catalog directory")
     started = time.monotonic()

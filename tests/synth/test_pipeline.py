@@ -119,7 +119,7 @@ def test_pools_that_cannot_be_used_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "binary" / "x.bin").write_bytes(b"\0" * 10)
     with pytest.raises(PoolError, match="holds no usable item"):
         load_pools([tmp_path / "binary"])
-    with pytest.raises(UnknownDomain, match="domains: claw"):
+    with pytest.raises(UnknownDomain, match="domains: browser, claw"):
         registry.families("spreadsheets")
 
 
