@@ -1,0 +1,2 @@
+#!/bin/bash
+exec forge-browser-replay "$(dirname "$0")/actions.json"
