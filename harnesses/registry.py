@@ -12,6 +12,7 @@ from harnesses.harness import Harness
 HARNESSES: dict[str, str] = {
     "forge-react": "harnesses.forge_react:ForgeReact",
     "forge-web": "harnesses.forge_web:ForgeWeb",
+    "browser-use": "harnesses.browser_use:BrowserUse",
     "codex": "harnesses.codex:Codex",
     "claude-code": "harnesses.claude_code:ClaudeCode",
     "qwen-code": "harnesses.qwen_code:QwenCode",

@@ -7,9 +7,15 @@ proxy and token path as training, so the policy starts from the format it will b
   tool calls, and GRPO has groups with something to compare.
 - `tiny`: a 2-layer Qwen3-architecture model with a tokenizer trained here (random weights), for tests
   that need the whole loop in seconds.
+- `tiny-vl`: a 2-layer Qwen2.5-VL-architecture model (random weights, 13 M parameters,
+  `proxy.cpu_engine.vision_model_init`) with its image processor, for the browser domain, whose harnesses
+  send screenshots. Its processor resizes every image to at most `TINY_VL_MAX_PIXELS` pixels: a 1280x800
+  screenshot becomes 420x252, 135 image tokens (a forge-web prompt is about 1,000 tokens in all), so a
+  step stays affordable on 2 cores. The oracle's rollouts are recorded through its processor and its SFT
+  and GRPO read each sample's screenshots (`train.local_trainer`).
 
-Each stage is cached in the run directory (`init-model/` for tiny, `sft-data/`, `sft-model/`), so a
-resumed run reuses it; SmolLM2 itself is cached once per machine under FORGE_HOME.
+Each stage is cached in the run directory (`init-model/` for tiny and tiny-vl, `sft-data/`, `sft-model/`),
+so a resumed run reuses it; SmolLM2 itself is cached once per machine under FORGE_HOME.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from proxy.cpu_engine.model_init import init_model
 from proxy.cpu_engine.smollm2 import cached_smollm2
+from proxy.cpu_engine.vision_model_init import init_vision_model
 from proxy.engines.oracle import OracleEngine
 from proxy.session import ProxySession
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
@@ -37,8 +44,19 @@ from train.trainer import StepMetrics
 INIT_DIR = "init-model"
 SFT_DIR = "sft-model"
 TEACHER_DIR = "sft-data"
-EmbeddedModel = Literal["smollm2", "tiny"]
-EMBEDDED_MODELS: tuple[EmbeddedModel, ...] = ("smollm2", "tiny")
+EmbeddedModel = Literal["smollm2", "tiny", "tiny-vl"]
+EMBEDDED_MODELS: tuple[EmbeddedModel, ...] = ("smollm2", "tiny", "tiny-vl")
+VISION_MODELS: frozenset[str] = frozenset({"tiny-vl"})
+"""The embedded models that read images (the others are text only)."""
+TINY_VL_MIN_PIXELS = 56 * 56
+TINY_VL_MAX_PIXELS = 448 * 252
+"""tiny-vl's image processor's bounds: a 1280x800 screenshot is resized to 420x252 (18x30 patches of 14,
+merged 2x2 into 135 image tokens); a smaller bound blurs the page's text away, a larger one makes the
+prompts, and so every forward of a step, longer on 2 cores."""
+TINY_VL_LM_HEAD_STD = 0.02
+"""tiny-vl's output layer starts at the usual init, not `init_vision_model`'s 0.5 (which makes a random
+model's answers vary from prompt to prompt): its SFT loss then starts at ln(vocab), not about 20 per
+token, and it learns the oracle's actions in fewer epochs."""
 
 
 class ModelRecipe(BaseModel):
@@ -65,6 +83,11 @@ RECIPES: dict[str, ModelRecipe] = {
         sft_epochs=12, sft_lr=3e-4, sft_batch_size=1, lr=3e-5, temperature=0.6, train_layers=10, bf16=True
     ),
     "tiny": ModelRecipe(sft_epochs=28, sft_lr=3e-3, lr=3e-4),
+    # measured on shop-express-skillets' oracle run (12 chains, 534 teacher tokens): one chain per step at
+    # 3e-3 takes the teacher tokens' summed log-prob from -4,442 to -106 in 30 epochs and -10.5 in 60 (a
+    # batch of 4 learns far slower); after 100 epochs 0 of 8 rollouts at T=1 passed (the first step's URL
+    # still wrong), after 150 7 of 8 (docs/training.md, "tiny-vl")
+    "tiny-vl": ModelRecipe(sft_epochs=150, sft_lr=3e-3, sft_batch_size=1, lr=3e-4),
 }
 """The embedded models' recipes; a `--model DIR` gets `ModelRecipe()` (no warm start, GRPO at T=1)."""
 
@@ -78,7 +101,8 @@ class EmbeddedConfig(BaseModel):
     hidden_size: int = Field(default=128, ge=16)
     layers: int = Field(default=2, ge=1)
     vocab_size: int = Field(default=4096, ge=512)
-    """The tiny model's size (SmolLM2 is what it is)."""
+    """The tiny model's size (SmolLM2 is what it is; tiny-vl takes `vocab_size` and `layers`, its hidden
+    size is 128, the smallest head size vLLM's CPU attention takes)."""
     sft_epochs: int = Field(default=RECIPES["tiny"].sft_epochs, ge=0)
     """0 skips the warm start (GRPO from the model as it is)."""
     sft_lr: float = Field(default=RECIPES["tiny"].sft_lr, gt=0)
@@ -95,6 +119,18 @@ def base_model(run_dir: Path, config: EmbeddedConfig) -> Path:
     if config.model == "smollm2":
         return cached_smollm2()
     init_dir = run_dir / INIT_DIR
+    if config.model == "tiny-vl":
+        if not (init_dir / "config.json").is_file():
+            init_vision_model(
+                init_dir,
+                seed=config.seed,
+                vocab_size=config.vocab_size,
+                layers=config.layers,
+                min_pixels=TINY_VL_MIN_PIXELS,
+                max_pixels=TINY_VL_MAX_PIXELS,
+                lm_head_std=TINY_VL_LM_HEAD_STD,
+            )
+        return init_dir
     if not (init_dir / "config.json").is_file():
         init_model(
             init_dir,

@@ -5,7 +5,9 @@ Each sample is run through the model on its own (no padding), its loss is weight
 total equals GRPO's per-rollout-normalised loss, and its gradient is accumulated at once: memory stays at
 one sequence whatever the batch. The sampling log-probs the engine recorded are the old policy's (the
 engine serves the same weights in float32), so no extra forward pass is needed; samples without them get
-theirs recomputed before the update.
+theirs recomputed before the update. A vision-language model (Qwen2.5-VL, `proxy.vision_prompt`) reads a
+sample's images as the CPU engine did when it sampled: the same bytes through the same processor, at the
+same 3-D positions, so the recomputed log-probs are the engine's.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from pathlib import Path
 
 import torch
 from pydantic import BaseModel, ConfigDict, Field
-from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel
+from transformers import AutoTokenizer, PreTrainedModel
 
+from proxy.cpu_engine.weights import load_model
+from proxy.vision_prompt import ImageInputs, VisionPrompt
 from train.grpo import k3, token_losses, token_weights
 from train.grpo_config import GRPOConfig
 from train.trainer import StepMetrics, TrainingSample
@@ -63,10 +67,11 @@ class LocalTrainer:
         self.model_dir = Path(model_dir)
         torch.manual_seed(self.config.seed)
         self.tokenizer = AutoTokenizer.from_pretrained(self.model_dir)
-        self.model: PreTrainedModel = AutoModelForCausalLM.from_pretrained(
-            self.model_dir, dtype=torch.float32
-        )
+        self.vision = VisionPrompt(self.model_dir) if VisionPrompt.found_in(self.model_dir) else None
+        """A vision-language model's processor: samples with images are read with their pixel values."""
+        self.model: PreTrainedModel = load_model(self.model_dir)
         self.model.train()
+        self._pixels: dict[tuple[Path, ...], ImageInputs] = {}
         self.reference: PreTrainedModel | None = None
         if self.grpo.kl_coef > 0:
             self.reference = copy.deepcopy(self.model).eval().requires_grad_(False)
@@ -87,16 +92,43 @@ class LocalTrainer:
 
     @staticmethod
     def response_logprobs(
-        model: PreTrainedModel, sample: TrainingSample, temperature: float = 1.0
+        model: PreTrainedModel,
+        sample: TrainingSample,
+        temperature: float = 1.0,
+        vision: VisionPrompt | None = None,
+        images: ImageInputs | None = None,
     ) -> torch.Tensor:
         """Log-prob of each response token given everything before it, under the distribution sampled
-        at `temperature` (logits / temperature, as the engines record it)."""
+        at `temperature` (logits / temperature, as the engines record it). A vision-language model
+        (`vision`, its processor) reads `images` (the sample's, through that processor) with Qwen-VL's
+        3-D positions, as the CPU engine does."""
         ids = torch.tensor([sample.prompt_ids + sample.response_ids])
-        logits = model(input_ids=ids).logits[0, :-1].float()
+        if vision is None:
+            logits = model(input_ids=ids).logits[0, :-1].float()
+        else:
+            logits = _vision_logits(model, vision, ids, images)[0, :-1].float()
         if temperature != 1.0:
             logits = logits / temperature
         logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[0, 1:, None])[:, 0]
         return logp[len(sample.prompt_ids) - 1 :]
+
+    def _logprobs(
+        self, model: PreTrainedModel, sample: TrainingSample, temperature: float = 1.0
+    ) -> torch.Tensor:
+        return self.response_logprobs(model, sample, temperature, self.vision, self._image_inputs(sample))
+
+    def _image_inputs(self, sample: TrainingSample) -> ImageInputs | None:
+        """The sample's pixel values (made once per step: a sample is read two or three times)."""
+        if not sample.images:
+            return None
+        if self.vision is None:
+            raise ValueError(
+                f"rollout {sample.rollout_id!r}: the sample has images, but {self.model_dir} is a text model"
+            )
+        key = tuple(sample.images)
+        if key not in self._pixels:
+            self._pixels[key] = self.vision.inputs([path.read_bytes() for path in sample.images])
+        return self._pixels[key]
 
     @staticmethod
     def _mask(sample: TrainingSample) -> torch.Tensor:
@@ -106,13 +138,14 @@ class LocalTrainer:
 
     def grpo_step(self, samples: Sequence[TrainingSample]) -> StepMetrics:
         started = time.monotonic()
+        self._pixels.clear()
         usable = [s for s in samples if any(s.response_mask) and len(s.prompt_ids) > 0]
         old: dict[int, torch.Tensor] = {}
         temperature = self.grpo.temperature
         with torch.no_grad(), self._autocast():
             for i, s in enumerate(usable):
                 if s.logprobs is None:
-                    old[i] = self.response_logprobs(self.model, s, temperature)
+                    old[i] = self._logprobs(self.model, s, temperature)
                 else:
                     old[i] = torch.tensor(s.logprobs)
         rollouts = sorted({s.rollout_id for s in usable})
@@ -137,11 +170,11 @@ class LocalTrainer:
                 # policy_loss over the mini-batch, one sample's share at a time (its graph freed after it)
                 mask = self._mask(s)
                 with self._autocast():
-                    new = self.response_logprobs(self.model, s, temperature)[mask]
+                    new = self._logprobs(self.model, s, temperature)[mask]
                     ref = None
                     if self.reference is not None:
                         with torch.no_grad():
-                            ref = self.response_logprobs(self.reference, s, temperature)[mask]
+                            ref = self._logprobs(self.reference, s, temperature)[mask]
                 advantages = torch.full_like(new, s.advantage)
                 terms = token_losses(new, old[i][mask], advantages, self.grpo, ref)
                 contribution = (terms.loss * weight.to(terms.loss.dtype)).sum()
@@ -175,13 +208,14 @@ class LocalTrainer:
 
     def sft_step(self, samples: Sequence[TrainingSample]) -> StepMetrics:
         started = time.monotonic()
+        self._pixels.clear()
         usable = [s for s in samples if any(s.response_mask) and len(s.prompt_ids) > 0]
         tokens = sum(sum(s.response_mask) for s in usable)
         self.optimizer.zero_grad(set_to_none=True)
         total = 0.0
         for s in usable:
             with self._autocast():
-                nll = -self.response_logprobs(self.model, s)[self._mask(s)].sum() / tokens
+                nll = -self._logprobs(self.model, s)[self._mask(s)].sum() / tokens
             nll.backward()
             total += float(nll.detach())
         grad_norm = self._apply() if usable else 0.0
@@ -206,6 +240,8 @@ class LocalTrainer:
         out_dir.mkdir(parents=True, exist_ok=True)
         self.model.save_pretrained(out_dir, safe_serialization=True)
         self.tokenizer.save_pretrained(out_dir)
+        if self.vision is not None:  # the engine and the proxy read images with it
+            self.vision.processor.save_pretrained(out_dir)
         return out_dir
 
     def save_checkpoint(self, out_dir: Path) -> None:
@@ -224,13 +260,38 @@ class LocalTrainer:
         if not state_file.is_file():
             raise FileNotFoundError(f"{checkpoint_dir} is not a checkpoint: {TRAINER_STATE} is missing")
         model_dir = checkpoint_dir / MODEL_SUBDIR
-        self.model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+        self.model = load_model(model_dir)
         self.model.train()
         self.optimizer = self._optimizer()
         state = torch.load(state_file, weights_only=False)
         self.optimizer.load_state_dict(state["optimizer"])
         self.updates = int(state["updates"])
         torch.set_rng_state(state["torch_rng"])
+
+
+def _vision_logits(
+    model: PreTrainedModel, vision: VisionPrompt, ids: torch.Tensor, images: ImageInputs | None
+) -> torch.Tensor:
+    """A Qwen-VL model's logits over `ids` [1, n] with the images' pixel values, at the 3-D positions the
+    CPU engine gives them (`proxy.cpu_engine.engine`: the rope index over the image grids, plain text
+    positions when there is no image)."""
+    types = (ids == vision.image_token_id).int()
+    if images is None:
+        if bool(types.any()):
+            raise ValueError("the sample's ids hold image pads, but it has no images")
+        positions = torch.arange(ids.shape[1]).view(1, 1, -1).expand(3, 1, -1)
+        return model(input_ids=ids, position_ids=positions).logits
+    vision.check(ids[0].tolist(), images.pads)
+    positions, _ = model.model.get_rope_index(
+        ids, mm_token_type_ids=types, image_grid_thw=images.image_grid_thw, attention_mask=None
+    )
+    return model(
+        input_ids=ids,
+        position_ids=positions,
+        mm_token_type_ids=types,
+        pixel_values=images.pixel_values,
+        image_grid_thw=images.image_grid_thw,
+    ).logits
 
 
 def _mismatch(log_ratios: list[torch.Tensor]) -> tuple[float | None, float | None]:
@@ -248,8 +309,10 @@ def freeze_below_top(model: PreTrainedModel, layers: int | None) -> None:
     if layers is None:
         model.requires_grad_(True)
         return
-    blocks = getattr(getattr(model, "model", None), "layers", None)
-    norm = getattr(getattr(model, "model", None), "norm", None)
+    decoder = getattr(model, "model", None)
+    decoder = getattr(decoder, "language_model", decoder)  # a vision-language model's text decoder
+    blocks = getattr(decoder, "layers", None)
+    norm = getattr(decoder, "norm", None)
     if blocks is None or norm is None:
         raise ValueError(
             f"train_layers needs a decoder with model.layers and model.norm; {type(model).__name__} has not"

@@ -3,7 +3,8 @@
 `collect` keeps the successful rollouts of a teacher run (reward 1), builds their chains token-exactly
 from the proxy's records and their chat conversations (messages + tools, the OpenAI / TRL format), and
 drops duplicates. `save_dataset` writes both forms as one Hugging Face `datasets` dataset (one row per
-chain: `prompt_ids`, `response_ids`, `response_mask`, plus the rollout's conversation as JSON);
+chain: `prompt_ids`, `response_ids`, `response_mask`, the hashes of its images in the run's blob store,
+plus the rollout's conversation as JSON);
 `train` fine-tunes on it, learning only the tokens the teacher produced (mask 1).
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from proxy.blob_store import BlobStore
+from proxy.blob_store import BLOBS_DIRNAME, BlobStore
 from proxy.sft import conversations
 from proxy.store import CallStore
 from train.pass_at_k import PASS_REWARD
@@ -61,13 +62,15 @@ def save_dataset(samples: Sequence[TrainingSample], chats: dict[str, str], out_d
         "response_ids": [s.response_ids for s in samples],
         "response_mask": [s.response_mask for s in samples],
         "conversation": [chats.get(s.rollout_id, "") for s in samples],
+        "images": [[path.name for path in s.images] for s in samples],
     }
     Dataset.from_dict(rows).save_to_disk(str(out_dir))
     return out_dir
 
 
 def load_dataset_samples(path: Path) -> list[TrainingSample]:
-    """The samples of a dataset written by `save_dataset`."""
+    """The samples of a dataset written by `save_dataset`; their images (by hash) from the blob store of
+    the run it was written in (`<run>/blobs` beside `<run>/dataset`)."""
     from datasets import load_from_disk
 
     try:
@@ -77,15 +80,22 @@ def load_dataset_samples(path: Path) -> list[TrainingSample]:
     missing = {"rollout_id", "prompt_ids", "response_ids", "response_mask"} - set(data.column_names)
     if missing:
         raise ValueError(f"{path}: the dataset lacks the columns {sorted(missing)}")
-    return [
-        TrainingSample(
-            rollout_id=row["rollout_id"],
-            prompt_ids=row["prompt_ids"],
-            response_ids=row["response_ids"],
-            response_mask=row["response_mask"],
+    blobs = BlobStore(path.parent / BLOBS_DIRNAME)
+    samples = []
+    for row in data:
+        images = [blobs.path(digest) for digest in row.get("images") or []]
+        if absent := [image for image in images if not image.is_file()]:
+            raise FileNotFoundError(f"{path}: image {absent[0]} of rollout {row['rollout_id']} is missing")
+        samples.append(
+            TrainingSample(
+                rollout_id=row["rollout_id"],
+                prompt_ids=row["prompt_ids"],
+                response_ids=row["response_ids"],
+                response_mask=row["response_mask"],
+                images=images,
+            )
         )
-        for row in data
-    ]
+    return samples
 
 
 def train(

@@ -1,8 +1,9 @@
 """What a step-by-step trainer is (`Trainer`), and what it trains on.
 
 A `TrainingSample` is one chain of a rollout (veRL's AgentLoopOutput fields: prompt ids, response ids,
-response mask, the sampling log-probs) with its rollout's advantage. `train.local_trainer.LocalTrainer`
-is the one implementation: torch, on CPU, driven step by step by `train.grpo_loop` and `train.sft`.
+response mask, the sampling log-probs, the images) with its rollout's advantage.
+`train.local_trainer.LocalTrainer` is the one implementation: torch, on CPU, driven step by step by
+`train.grpo_loop` and `train.sft`.
 veRL is not one: on GPUs it owns the whole loop itself and calls OpenForge per rollout (`train.verl`:
 a config generator plus an agent loop), so it has nothing to implement here.
 """
@@ -27,6 +28,9 @@ class TrainingSample(BaseModel):
     logprobs: list[float] | None = None
     """Sampling log-prob per response token (0.0 where the mask is 0); None if the engine gave none."""
     advantage: float = 0.0
+    images: list[Path] = Field(default_factory=list)
+    """The files of the prompt's images, in order (the run's blob store): a vision-language model reads
+    their pixel values, through its own processor, wherever the ids hold their pads."""
 
     @model_validator(mode="after")
     def _aligned(self) -> TrainingSample:

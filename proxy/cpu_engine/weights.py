@@ -30,10 +30,16 @@ def reload_weights(model: PreTrainedModel, model_dir: Path) -> None:
     """Copy the safetensors weights of `model_dir` into `model`, in place.
 
     Everything is checked before anything is copied, so a bad directory leaves the served weights intact.
-    Tied weights (an LM head sharing the embedding) may be absent from the files.
+    Tied weights (an LM head sharing the embedding) may be absent from the files. A vision-language
+    model's files name its weights as its original checkpoints do (`model.layers.0…`, not the loaded
+    `model.language_model.layers.0…`): its directory is loaded as transformers loads it, which renames them.
     """
-    state = _read_safetensors(model_dir)
     current = model.state_dict()
+    if getattr(model.config, "vision_config", None) is not None:
+        _read_safetensors(model_dir)  # the same refusal of a directory without weights
+        state = load_model(model_dir).state_dict()
+    else:
+        state = _read_safetensors(model_dir)
     in_files = {current[k].data_ptr() for k in state if k in current}
     tied = {k for k in current if k not in state and current[k].data_ptr() in in_files}
     missing = sorted(set(current) - set(state) - tied)

@@ -13,10 +13,13 @@ rollout id is never read for it.
 
 Harnesses that only stop when the model runs a submit command (mini-swe-agent's
 `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`) get that command as the last step when their prompt asks
-for it. forge-web, the browser harness, has no tools: the oracle answers it with the next step of the
-task's solution/actions.json as one JSON action (proxy.engines.web_actions), nop with `done`. Given a
+for it. The browser harnesses have no tools: the oracle answers them with the next step of the task's
+solution/actions.json in their own action format (forge-web: one JSON action, proxy.engines.web_actions;
+browser-use: its AgentOutput with the element's index, proxy.engines.browser_use_actions), nop with
+`done`. Given a
 tokenizer, both engines answer through the token path (Qwen3's native format, tokenized), so their
-rollouts are recorded token-exactly and become trajectories.
+rollouts are recorded token-exactly and become trajectories; a vision-language model's directory as the
+tokenizer lets them take images too (forge-web's screenshots), each expanded to its pads in the record.
 """
 
 from __future__ import annotations
@@ -35,11 +38,17 @@ from typing import TYPE_CHECKING, Any, Self
 from envs.task import Task, TaskStep, find_task_dirs, inspect_task, load_task, resolve_env
 from proxy.conversation import Generation, GenerationRequest, Message, ToolCall, Usage
 from proxy.engines.base import Engine
+from proxy.engines.browser_use_actions import (
+    browser_use_reply,
+    is_browser_use_request,
+    next_browser_use_reply,
+)
 from proxy.engines.scripted import Policy, ScriptedTokens
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenEngine, load_tokenizer
 from proxy.engines.web_actions import is_web_request, next_web_reply, web_reply
 from proxy.errors import BadRequest, EngineConfigError
+from proxy.vision_prompt import VisionPrompt
 
 if TYPE_CHECKING:
     from proxy.engine_options import EngineOptions
@@ -134,6 +143,8 @@ class NopPolicy:
     def next_turn(self, request: GenerationRequest) -> Generation:
         if is_web_request(request):  # forge-web: no tools, one JSON action a reply
             return Generation(text=self.web_step(request))
+        if is_browser_use_request(request):  # browser-use: no tools, its AgentOutput JSON
+            return Generation(text=self.browser_use_step(request))
         shell = find_shell_tool(request.tools)
         if shell is None:  # a side call with no tools (titles, summaries): just text
             return Generation(text=self.final)
@@ -147,6 +158,9 @@ class NopPolicy:
 
     def web_step(self, request: GenerationRequest) -> str:
         return web_reply({"action": "done"})
+
+    def browser_use_step(self, request: GenerationRequest) -> str:
+        return browser_use_reply(request, [{"action": "done"}])
 
 
 class OraclePolicy(NopPolicy):
@@ -227,6 +241,11 @@ class OraclePolicy(NopPolicy):
         """forge-web's next action: the next step of the task's solution/actions.json."""
         return next_web_reply(self.task_for(request).solution_dir / "actions.json", request)
 
+    def browser_use_step(self, request: GenerationRequest) -> str:
+        """browser-use's next action: the script's next step, its element found by id in browser-use's
+        own element list."""
+        return next_browser_use_reply(self.task_for(request).solution_dir / "actions.json", request)
+
 
 class PolicyEngine(Engine):
     """A policy as an engine: plain (usage estimated), or through the token path given a tokenizer."""
@@ -234,10 +253,17 @@ class PolicyEngine(Engine):
     def __init__(self, policy: Policy, tokenizer: str | Path | Any | None = None) -> None:
         self.policy = policy
         self._tokens: TokenEngine | None = None
-        self.accepts_images = tokenizer is None  # the policy ignores images; a text token path cannot
         if tokenizer is not None:
             tok = load_tokenizer(tokenizer) if isinstance(tokenizer, str | Path) else tokenizer
-            self._tokens = TokenEngine(ScriptedTokens(tok, policy), tok)
+            vision = (
+                VisionPrompt(Path(tokenizer))
+                if isinstance(tokenizer, str | Path) and VisionPrompt.found_in(tokenizer)
+                else None
+            )
+            self._tokens = TokenEngine(ScriptedTokens(tok, policy), tok, vision=vision)
+        # the policy ignores images; through the token path they need a vision-language model's processor
+        # (the directory of one as the tokenizer), which expands each image's pads in the recorded prompt
+        self.accepts_images = self._tokens is None or self._tokens.accepts_images
 
     async def generate(self, request: GenerationRequest) -> Generation:
         if self._tokens is not None:

@@ -85,6 +85,9 @@ class ScriptedTokens(TokenBackend):
     path, no model. Log-probs are 0.0 (the policy is deterministic)."""
 
     name = "scripted-tokens"
+    takes_images = True
+    """The policy reads no pixels; the token engine expands the images' pads (a vision-language model's
+    processor) so the recorded prompt is what that model would read."""
 
     def __init__(self, tokenizer: Any, policy: Policy) -> None:
         self.tokenizer = tokenizer

@@ -76,15 +76,17 @@ class TokenEngine(Engine):
         parser: str = "qwen3",
         context_window: int | None = None,
         default_max_tokens: int = 4096,
+        vision: VisionPrompt | None = None,
     ) -> None:
         self.backend = backend
         self.name = backend.name
-        self.vision = (
+        self.vision = vision or (
             VisionPrompt(Path(tokenizer))
             if isinstance(tokenizer, str | Path) and VisionPrompt.found_in(tokenizer)
             else None
         )
-        """A vision-language model's processor, from the model directory, when the backend takes images."""
+        """A vision-language model's processor, from the model directory (or given with a loaded
+        tokenizer); the engine takes images when the backend does too."""
         self.accepts_images = self.vision is not None and backend.takes_images
         self.tokenizer = tokenizer if not isinstance(tokenizer, str | Path) else load_tokenizer(tokenizer)
         self.renderer = PromptRenderer(self.tokenizer)

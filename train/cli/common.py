@@ -96,12 +96,13 @@ def is_policy_model(spec: str) -> bool:
 
 def resolve_engine(engine: str, embedded_model: str | None) -> str:
     """`--engine auto`: vLLM when its environment is installed and the policy is a real model (the tiny
-    test model is below what vLLM's CPU kernels take), else our CPU engine. Anything else is as given."""
+    test model is below what vLLM's CPU kernels take; tiny-vl is served by our engine, whose Pillow
+    processor is the trainer's), else our CPU engine. Anything else is as given."""
     if engine != "auto":
         return engine
     from proxy.vllm_env import vllm_env_ready
 
-    return "vllm" if embedded_model != "tiny" and vllm_env_ready() else "local"
+    return "vllm" if embedded_model not in ("tiny", "tiny-vl") and vllm_env_ready() else "local"
 
 
 def policy_dir_or_fail(spec: str) -> Path:
@@ -132,13 +133,16 @@ def policy_dir_or_fail(spec: str) -> Path:
         if isinstance(architectures, list) and architectures
         else kind in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
     )
-    if not causal:
+    from proxy.vision_prompt import VisionPrompt
+
+    if not causal and not VisionPrompt.found_in(path):  # a Qwen-VL model with its image processor is served
         what = (
             ", ".join(map(str, architectures)) if isinstance(architectures, list) and architectures else kind
         )
         raise fail(
             f"--model {spec}: {config_file} describes {what or 'a model of no model_type'}, not a causal "
-            "language model (Llama, Qwen2/3, ...: what the engines and the trainer load)",
+            "language model (Llama, Qwen2/3, ..., or Qwen2.5-VL with its image processor: what the engines "
+            "and the trainer load)",
             USAGE,
         )
     if not (path / "tokenizer_config.json").is_file() and not (path / "tokenizer.json").is_file():

@@ -2,7 +2,9 @@
 
 forge-train rollout --catalog DIR --harness NAME --model oracle|nop|URL|ENGINE|DIR|smollm2 -n K
 forge-train eval RUN_DIR... [-k K] [--json F] [--markdown F] [--plot F.png]
-forge-train rl --catalog DIR [--harness a,b] [--model DIR|smollm2] [--engine local|vllm] [--steps N]
+forge-train show RUN_DIR ROLLOUT [--out FILE.html]
+forge-train rl --catalog DIR [--harness a,b] [--model DIR|smollm2|tiny|tiny-vl] [--engine local|vllm]
+               [--steps N]
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ from train.rollout_set import load_results
 
 if TYPE_CHECKING:
     from train.grpo_loop import EvalRecord, GroupStats, StepRecord
+
+BROWSER_MAX_TURNS = 16
+"""`rl`'s turn limit for browser tasks: forge-web takes one action a turn (shop-express-skillets' solution
+is 12)."""
+BROWSER_HARNESS = "forge-web"
+"""`rl`'s harness for browser tasks when none is given (forge-react has no browser)."""
 
 app = typer.Typer(help="Rollouts, evaluation, SFT and GRPO.", no_args_is_help=True, add_completion=False)
 
@@ -222,6 +230,31 @@ def eval_(
         console.print(f"plot written to {plot_evaluations(named, plot)}")
 
 
+@app.command()
+def show(
+    run_dir: Annotated[
+        Path, typer.Argument(help="A run directory (results.jsonl, calls.sqlite, rollouts/).")
+    ],
+    rollout: Annotated[
+        str, typer.Argument(help="A rollout id, a unique prefix of one, or a task with one rollout.")
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help="The page to write (default: ./<rollout id>.html).")
+    ] = None,
+) -> None:
+    """One rollout as a self-contained HTML page: its result, then each model call with its images and
+    reply, beside the harness's screenshot of that step with its action drawn on it."""
+    from train.show import write_page
+
+    if not run_dir.is_dir():
+        raise fail(f"{run_dir}: no such run directory", USAGE)
+    try:
+        path = write_page(run_dir, rollout, out)
+    except TrainError as exc:
+        raise fail(str(exc), USAGE) from exc
+    console.print(f"rollout page written to {path}")
+
+
 @app.command("sft-data")
 def sft_data(
     catalog: CatalogOpt = DEFAULT_CATALOG,
@@ -325,26 +358,29 @@ def rl(
     catalog: CatalogOpt = DEFAULT_CATALOG,
     task: TasksOpt = [],  # noqa: B006
     harness: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--harness",
             "-H",
-            help="Harness, or harnesses a,b,c mixed in one run (each step's groups round-robin over them).",
+            help="Harness, or harnesses a,b,c mixed in one run (each step's groups round-robin over them). "
+            f"Default: {BROWSER_HARNESS} for browser tasks, else {DEFAULT_HARNESS}.",
         ),
-    ] = DEFAULT_HARNESS,
+    ] = None,
     model: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="Starting policy: smollm2 (SmolLM2-135M-Instruct, built offline from its wheel) or tiny "
-            "(a 2-layer random model, for tests), each warm-started here on oracle trajectories; or a "
-            "model directory, trained as it is."
+            help="Starting policy: smollm2 (SmolLM2-135M-Instruct, built offline from its wheel), tiny "
+            "(a 2-layer random model, for tests) or tiny-vl (a 2-layer random Qwen2.5-VL model that reads "
+            "screenshots), each warm-started here on oracle trajectories; or a model directory, trained "
+            "as it is. Default: tiny-vl when the tasks are browser tasks (their harnesses send "
+            "screenshots, which a text model refuses), else smollm2."
         ),
-    ] = "smollm2",
+    ] = None,
     engine: Annotated[
         str,
         typer.Option(
             help="What samples the policy: local (our CPU engine), vllm, or auto (vLLM when its "
-            "environment is installed, `forge-proxy vllm-env`, and the model is not tiny)."
+            "environment is installed, `forge-proxy vllm-env`, and the model is not tiny or tiny-vl)."
         ),
     ] = "auto",
     steps: Annotated[int, typer.Option(help="GRPO steps.")] = 2,
@@ -352,7 +388,13 @@ def rl(
     group_size: Annotated[int, typer.Option(help="Rollouts per task per step.")] = 4,
     concurrency: Annotated[int, typer.Option(help="Rollouts at once.")] = 8,
     max_tokens: Annotated[int, typer.Option(help="Cap on each model call's completion.")] = 1024,
-    max_turns: Annotated[int, typer.Option(help="Turn limit of the harness.")] = 4,
+    max_turns: Annotated[
+        int | None,
+        typer.Option(
+            help="Turn limit of the harness (default 4; 16 for browser tasks, whose solutions are a dozen "
+            "actions, one a turn)."
+        ),
+    ] = None,
     timeout: Annotated[float | None, typer.Option(help="Agent timeout per rollout.")] = None,
     lr: Annotated[float | None, typer.Option(help="GRPO learning rate (default: the model's recipe).")] = (
         None
@@ -390,6 +432,7 @@ def rl(
     from train.embedded import (
         EMBEDDED_MODELS,
         RECIPES,
+        VISION_MODELS,
         EmbeddedConfig,
         ModelRecipe,
         base_model,
@@ -401,7 +444,28 @@ def rl(
     from train.settings_errors import describe_problems
 
     tasks = tasks_or_fail(catalog, task)
-    harnesses = harnesses_or_fail(harness)
+    browser = sorted(t.name for t in tasks if t.config.metadata.domain == "browser")
+    harnesses = harnesses_or_fail(harness or (BROWSER_HARNESS if browser else DEFAULT_HARNESS))
+    for domain in sorted({t.config.metadata.domain or "claw" for t in tasks}):
+        unable = [h for h in harnesses if domain not in h.domains]
+        if unable:
+            does = ", ".join(unable[0].domains)
+            raise fail(
+                f"--harness {unable[0].name} cannot do {domain} tasks (it does {does} tasks); pick a harness "
+                f"for {domain} tasks (forge-env harness list)",
+                USAGE,
+            )
+    if max_turns is None:
+        max_turns = BROWSER_MAX_TURNS if browser else 4
+    if model is None:
+        model = "tiny-vl" if browser else "smollm2"
+    elif browser and model in EMBEDDED_MODELS and model not in VISION_MODELS:
+        raise fail(
+            f"--model {model} reads text only, but {browser[0]} is a browser task: its harness sends "
+            "screenshots, which a text model's engine refuses. Use --model tiny-vl (the default for browser "
+            "tasks) or a vision-language model directory.",
+            USAGE,
+        )
     embedded_model = model if model in EMBEDDED_MODELS else None
     recipe = RECIPES[embedded_model] if embedded_model else ModelRecipe()
     use_bf16 = (recipe.bf16 and cpu_has_bf16()) if bf16 is None else bf16
@@ -446,7 +510,10 @@ def rl(
     except ValidationError as exc:
         raise fail(f"bad training settings: {describe_problems(exc)}", USAGE) from exc
     if embedded_model is None and sft_epochs:
-        raise fail(f"--sft-epochs warm-starts an embedded model (smollm2, tiny), not --model {model}", USAGE)
+        raise fail(
+            f"--sft-epochs warm-starts an embedded model ({', '.join(EMBEDDED_MODELS)}), not --model {model}",
+            USAGE,
+        )
     start_model = None if embedded_model else policy_dir_or_fail(model)
     run_dir = run_dir or default_run_dir("rl")
     run_dir.mkdir(parents=True, exist_ok=True)
