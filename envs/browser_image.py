@@ -19,6 +19,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import docker
 import docker.errors
@@ -35,6 +36,18 @@ RECIPE_VERSION = 1
 BROWSER_DIR = Path(__file__).with_name("browser")
 SITES_DIR = BROWSER_DIR / "forge_sites"
 RUNTIME_DIR = BROWSER_DIR / "runtime"
+CHROMIUM_CONFIG_FILE = "/opt/forge/browser/chromium.json"
+"""How every browser of the domain runs Chromium (executable, switches, viewport), in the image; its
+source is envs/browser/runtime/chromium.json, read by the replayer and the browser harnesses alike, so a
+switch that stops a phone-home is written once."""
+
+
+def chromium_config() -> dict[str, Any]:
+    """envs/browser/runtime/chromium.json: {"executable", "viewport", "args"}."""
+    config: dict[str, Any] = json.loads((RUNTIME_DIR / "chromium.json").read_text())
+    return config
+
+
 DEBIAN_SOURCES = (
     "deb http://deb.debian.org/debian bookworm main\n"
     "deb http://deb.debian.org/debian bookworm-updates main\n"
@@ -83,7 +96,7 @@ RUN groupadd --system web \\
  && install -d -o agent -g agent -m 0755 /app
 COPY site-packages /opt/forge/browser/site-packages
 COPY forge_sites /opt/forge/browser/forge_sites
-COPY runtime/replay.py /opt/forge/browser/replay.py
+COPY runtime/replay.py runtime/chromium.json /opt/forge/browser/
 COPY runtime/forge-site-install runtime/forge-site-ready runtime/forge-browser-replay /usr/local/bin/
 RUN chmod -R a+rX /opt/forge/browser && chmod 755 /usr/local/bin/forge-*
 WORKDIR /app

@@ -12,23 +12,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from envs.browser_image import chromium_config
 from harnesses.installers import NODE_BIN
 
 PACKAGE = "@playwright/mcp@0.0.83"
 SERVER = "playwright"
 """The MCP server's name in every harness's config (its tools show up as `mcp__playwright__…` there)."""
-CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = "1280x800"
-CHROMIUM_ARGS = (
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-features=MediaRouter",
-)
-"""Chromium switches beyond the ones @playwright/mcp has flags for (config file `launchOptions.args`)."""
+CHROMIUM_ARGS = tuple(a for a in chromium_config()["args"] if a != "--no-sandbox")
+"""The domain's Chromium switches (envs/browser/runtime/chromium.json) but the one @playwright/mcp has a
+flag for (`--no-sandbox`), for its config file's `launchOptions.args`."""
+CHROMIUM: str = chromium_config()["executable"]
 
 
 def config_path(home: str) -> str:

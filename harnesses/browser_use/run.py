@@ -25,21 +25,19 @@ from typing import Any
 START_URL = "http://127.0.0.1:8080/"
 """Where every browser task's site is served."""
 VIEWPORT = {"width": 1280, "height": 800}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-features=MediaRouter",
-]
-"""The browser image's Chromium flags (every host but 127.0.0.1 fails to resolve)."""
+CHROMIUM_CONFIG = "/opt/forge/browser/chromium.json"
+"""The browser image's Chromium settings (executable, switches): the domain's one list of the switches
+that keep Chromium from looking up or fetching anything beyond loopback."""
 EXCLUDED_ACTIONS = ["search"]
 """browser-use actions that only reach the internet (`search` opens a web search engine)."""
 STEPS_FILE = "browser-use-steps.jsonl"
+
+
+def chromium() -> tuple[str, list[str]]:
+    """The executable and switches from the image's CHROMIUM_CONFIG."""
+    with open(CHROMIUM_CONFIG) as f:
+        config = json.load(f)
+    return config["executable"], config["args"]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -115,13 +113,14 @@ async def run(args: argparse.Namespace) -> int:
     llm = ChatOpenAI(
         model=args.model, base_url=args.base_url, api_key=args.api_key, max_retries=2, timeout=600.0
     )
+    executable, switches = chromium()
     profile = BrowserProfile(
-        executable_path=CHROMIUM,
+        executable_path=executable,
         headless=True,
         chromium_sandbox=False,
         enable_default_extensions=False,
         user_data_dir=str(home / "browser-use-profile"),
-        args=CHROMIUM_ARGS,
+        args=switches,
         viewport=VIEWPORT,
         window_size=VIEWPORT,
     )

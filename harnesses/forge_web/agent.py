@@ -55,17 +55,9 @@ then give the action as one JSON object on the last line of your reply, exactly 
 {{"action": "done"}}  stop: the task is complete
 Only local sites at http://127.0.0.1 can be reached."""
 VIEWPORT = {"width": 1280, "height": 800}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-features=MediaRouter",
-]
+CHROMIUM_CONFIG = "/opt/forge/browser/chromium.json"
+"""The browser image's Chromium settings (executable, switches): the domain's one list of the switches
+that keep Chromium from looking up or fetching anything beyond loopback."""
 RETRIES = 8
 MAX_FORMAT_ERRORS = 3
 SETTLE_MS = 400
@@ -326,6 +318,13 @@ def run(args: argparse.Namespace, page: Any) -> int:
     return 3
 
 
+def chromium() -> tuple[str, list[str]]:
+    """The executable and switches from the image's CHROMIUM_CONFIG."""
+    with open(CHROMIUM_CONFIG) as f:
+        config = json.load(f)
+    return config["executable"], config["args"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="forge-web")
     parser.add_argument("--base-url", required=True)
@@ -342,7 +341,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        executable, switches = chromium()
+        browser = p.chromium.launch(executable_path=executable, headless=True, args=switches)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             return run(args, page)

@@ -4,9 +4,11 @@ flags, the runner written into HOME, PYTHONPATH for the runner only) and how its
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from envs.browser_image import RUNTIME_DIR
 from harnesses.browser_use import ACTIONS, PHONE_HOME_OFF, RUNNER, BrowserUse
 from harnesses.browser_use import run as runner
 from harnesses.harness import HARNESS_MOUNT, LaunchContext
@@ -66,19 +68,19 @@ def test_the_launch_runs_the_runner_from_home_against_the_proxy() -> None:
     )
 
 
-def test_chromium_gets_the_images_flags() -> None:
-    assert runner.CHROMIUM == "/usr/bin/chromium"
-    assert runner.CHROMIUM_ARGS == [
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        "--disable-background-networking",
-        "--no-first-run",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-features=MediaRouter",
-    ]
-    assert runner.VIEWPORT == {"width": 1280, "height": 800}
+def test_chromium_gets_the_images_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner reads the image's one list of Chromium switches (envs/browser/runtime/chromium.json,
+    at CHROMIUM_CONFIG in the image) instead of keeping a copy that could miss a phone-home switch."""
+    config = json.loads((RUNTIME_DIR / "chromium.json").read_text())
+    assert runner.CHROMIUM_CONFIG == "/opt/forge/browser/chromium.json"
+    installed = tmp_path / "chromium.json"
+    installed.write_text(json.dumps(config))
+    monkeypatch.setattr(runner, "CHROMIUM_CONFIG", str(installed))
+    executable, switches = runner.chromium()
+    assert executable == "/usr/bin/chromium"
+    assert "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1" in switches
+    assert switches == config["args"]
+    assert config["viewport"] == runner.VIEWPORT
     assert runner.EXCLUDED_ACTIONS == ["search"]
 
 

@@ -22,19 +22,12 @@ from typing import Any
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-VIEWPORT = {"width": 1280, "height": 800}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-dev-shm-usage",
-    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-features=MediaRouter,OptimizationHints",
-]
-"""Headless in a container with a small /dev/shm, and nothing looked up or fetched beyond loopback."""
+CHROMIUM_CONFIG = json.loads(Path(__file__).with_name("chromium.json").read_text())
+"""How every browser of the domain runs Chromium (the image's /opt/forge/browser/chromium.json): headless
+in a container with a small /dev/shm, and nothing looked up or fetched beyond loopback."""
+VIEWPORT: dict[str, int] = CHROMIUM_CONFIG["viewport"]
+CHROMIUM: str = CHROMIUM_CONFIG["executable"]
+CHROMIUM_ARGS: list[str] = CHROMIUM_CONFIG["args"]
 TOLERANCE_PX = 3
 SETTLE_MS = 100
 IDLE_TIMEOUT_MS = 15_000
