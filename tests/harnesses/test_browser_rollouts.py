@@ -1,0 +1,96 @@
+"""Every browser harness on catalog/browser tasks, in real task containers with network `model-only`:
+the oracle answers it from the task's action script in its own action format (reward 1), doing nothing
+scores 0, and nothing is reached beyond the container's loopback (the model's forwarder, the task's own
+site, the browser's own port)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docker
+import pytest
+
+from envs.connect_trace import Connect, outside_connects
+from envs.image_builder import build_image
+from envs.task import Task, load_task
+from harnesses.registry import HARNESSES, get_harness
+from proxy.engines.oracle import NopEngine, OracleEngine
+from proxy.session import ProxySession
+from tests.conftest import harness_bundle
+from train.rollout import RolloutResult, run_rollout
+
+pytestmark = pytest.mark.docker
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOG = REPO / "catalog" / "browser"
+TASKS = ("shop-express-skillets", "mail-lookup-invoice-amount", "calendar-cancel-customer-call")
+"""A write through a multi-page flow, a lookup with an answer, a change among look-alikes."""
+BROWSER_ONLY = [n for n in HARNESSES if get_harness(n).domains == ("browser",)]
+"""The harnesses made for the browser (the text harnesses with Playwright MCP run their oracle through
+their shell: tests/harnesses/test_playwright_mcp.py)."""
+ALLOWED = {"127.0.0.1:8000", "127.0.0.1:8080"}
+IPV6_PROBE = "[2001:4860:4860::8888]:443"
+"""Chromium's IPv6 reachability probe: a UDP socket connect()ed to a public address, which sends
+nothing; in the sandbox it fails at once (EADDRNOTAVAIL: no address to send from). No switch of ours
+turns it off."""
+
+
+@pytest.fixture(scope="module")
+def tasks(client: docker.DockerClient, base_image: str) -> list[tuple[Task, str]]:
+    built = []
+    for name in TASKS:
+        task = load_task(CATALOG / name)
+        result = build_image(client, task)
+        assert result.ok and result.tag, result.error
+        built.append((task, result.tag))
+    return built
+
+
+def _explain(result: RolloutResult) -> str:
+    run = result.harness_run
+    if run is None:
+        return f"{result.error_class}: {result.error}"
+    verifier = result.verifier.stdout[-1500:] if result.verifier else ""
+    return (
+        f"{result.status} reward={result.reward} harness={run.status} exit={run.exit_code} "
+        f"error={run.error or run.harness_error}\nstderr: {run.stderr_tail[-1500:]}\n"
+        f"verifier: {verifier}\nlogs: {result.logs_dir}"
+    )
+
+
+def _reached_outside(connects: list[Connect]) -> list[Connect]:
+    """What was tried beyond the container's loopback (the model's forwarder, the site, the harness's
+    own channel to Chromium: browser-use drives it over CDP on a loopback port), but Chromium's probe
+    when it could not leave."""
+    return [
+        c
+        for c in outside_connects(connects, ALLOWED)
+        if c.host not in ("127.0.0.1", "::1") and not (c.address == IPV6_PROBE and c.result.startswith("-1 "))
+    ]
+
+
+@pytest.mark.parametrize("name", BROWSER_ONLY)
+def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
+    name: str, tasks: list[tuple[Task, str]], tmp_path: Path
+) -> None:
+    harness = get_harness(name)
+    bundle = harness_bundle(harness)
+    with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
+        for task, image in tasks:
+            result = run_rollout(
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=True
+            )
+            assert result.status == "scored" and result.reward == 1.0, _explain(result)
+            run = result.harness_run
+            assert run is not None and run.status == "completed", _explain(result)
+            assert result.calls >= 3, "one call a browser action"
+            assert any(c.address == "127.0.0.1:8080" for c in run.connects), "the browser reached the site"
+            outside = _reached_outside(run.connects)
+            assert not outside, f"{name} tried to reach {outside}"
+            assert (result.logs_dir / "agent" / "screenshots").is_dir(), "its screenshots are kept"
+    with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
+        for task, image in tasks:
+            result = run_rollout(
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path
+            )
+            assert result.status == "scored" and result.reward == 0.0, _explain(result)
