@@ -19,11 +19,11 @@ import docker
 
 from envs.docker_sandbox import DockerSandbox
 from envs.errors import BuildError
-from envs.sandbox import SandboxSpec
 from envs.task import Task
+from envs.task_config import NetworkMode
+from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 
 ACTIONS_FILE = "actions.json"
-SITE_READY_SEC = 60
 RECORD_TIMEOUT_SEC = 300
 
 
@@ -47,22 +47,9 @@ def record_actions(client: docker.DockerClient, task: Task, image: str) -> list[
     """Replay the task's script with `--record` in a sandbox of `image` and save the recorded points.
     Raises BuildError with the replayer's output when a step fails."""
     load_actions(task)  # a clear error before any container starts
-    spec = SandboxSpec(
-        image=image,
-        cpus=task.config.environment.cpus,
-        memory_mb=task.config.environment.memory_mb,
-        workdir=task.config.environment.workdir,
-        task=task.name,
-        role="record-actions",
-    )
+    spec = task_sandbox_spec(task, image, role="record-actions", network=NetworkMode.NONE)
     with DockerSandbox(spec, client=client) as sandbox:
-        ready = sandbox.exec(
-            f"for i in $(seq {SITE_READY_SEC * 4}); do forge-site-ready && exit 0; sleep 0.25; done; exit 1"
-        )
-        if not ready.ok:
-            raise BuildError(
-                task.name, f"its site did not come up in {SITE_READY_SEC}s: {ready.stderr[-500:]}"
-            )
+        wait_until_healthy(sandbox, task)  # the task's healthcheck: its site answers
         sandbox.make_dir("/tmp/record", uid=1000, gid=1000)
         sandbox.upload(actions_path(task), f"/tmp/record/{ACTIONS_FILE}")
         sandbox.exec(["chown", "-R", "agent:agent", "/tmp/record"], user="root")

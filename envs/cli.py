@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from envs.base_image import BaseRecipe, build_base_image
-from envs.browser_record import record_actions
+from envs.browser_record import actions_path, record_actions
 from envs.cli_support import console, err, fail, interruptible, progress_bar
 from envs.docker_client import docker_client, relay_root
 from envs.engine_limits import EngineLimits, engine_limits
@@ -226,7 +226,7 @@ def record(tasks: TaskArgs = None, catalog: CatalogOpt = None) -> None:
     """Record browser tasks' action scripts: each click's and field's viewport point, from its selector,
     replayed in the task's image (solution/actions.json is rewritten)."""
     catalog_tasks = _load_tasks(tasks, catalog)
-    browser = [t for t in catalog_tasks.tasks if (t.solution_dir / "actions.json").is_file()]
+    browser = [t for t in catalog_tasks.tasks if actions_path(t).is_file()]
     if not browser:
         raise fail("no task with a solution/actions.json (a browser task's action script) was given")
 
