@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import docker
@@ -16,8 +18,9 @@ from envs.docker_sandbox import DockerSandbox
 from envs.errors import BuildError
 from envs.gate import verify_tasks
 from envs.image_builder import build_image
-from envs.sandbox import SandboxSpec
 from envs.task import load_task
+from envs.task_config import NetworkMode
+from envs.task_sandbox import task_sandbox_spec, wait_until_healthy
 
 pytestmark = pytest.mark.docker
 REPO = Path(__file__).resolve().parents[2]
@@ -36,9 +39,13 @@ def task_image(client: docker.DockerClient, base_image: str) -> str:
     return result.tag
 
 
-def _site_sandbox(image: str) -> DockerSandbox:
-    spec = SandboxSpec(image=image, workdir="/app", task="shop-express-skillets", role="test")
-    return DockerSandbox(spec)
+@contextmanager
+def _site_sandbox(image: str) -> Iterator[DockerSandbox]:
+    """A sandbox of the task's image, network none, once the task's healthcheck says its site answers."""
+    task = load_task(TASK)
+    with DockerSandbox(task_sandbox_spec(task, image, role="test", network=NetworkMode.NONE)) as sandbox:
+        wait_until_healthy(sandbox, task)
+        yield sandbox
 
 
 def test_the_agent_cannot_write_or_stop_the_site_it_is_scored_on(task_image: str) -> None:
@@ -46,8 +53,6 @@ def test_the_agent_cannot_write_or_stop_the_site_it_is_scored_on(task_image: str
     writes the database, replaces it, and kills the server to serve its own. Each is refused; the site
     still answers and its orders are the seeded ones."""
     with _site_sandbox(task_image) as sandbox:
-        ready = sandbox.exec("for i in $(seq 120); do forge-site-ready && exit 0; sleep 0.25; done; exit 1")
-        assert ready.ok, ready.stderr
         attacks = {
             "write": "python3 -c \"import sqlite3; c = sqlite3.connect('/var/lib/forge-web/site.db'); "
             "c.execute('DELETE FROM orders'); c.commit()\"",
@@ -77,7 +82,6 @@ def test_a_script_whose_points_no_longer_hit_its_elements_fails(task_image: str,
     moved = tmp_path / "actions.json"
     moved.write_text(json.dumps(steps))
     with _site_sandbox(task_image) as sandbox:
-        assert sandbox.exec("for i in $(seq 120); do forge-site-ready && exit 0; sleep 0.25; done; exit 1").ok
         sandbox.upload(moved, "/tmp/actions.json")
         done = sandbox.exec(["forge-browser-replay", "/tmp/actions.json"], user="agent", workdir="/app")
     assert done.exit_code == 1
