@@ -87,3 +87,17 @@ class VisionPrompt:
             raise VisionPromptError(
                 f"the prompt has {found} image token(s); its {len(pads)} image(s) are {sum(pads)}"
             )
+
+    def positions(self, model: Any, ids: Any, images: ImageInputs | None) -> tuple[Any, Any, int]:
+        """Qwen-VL's 3-D positions of `ids` (torch [1, n]), the image-token mask and the rope delta of the
+        tokens after the prompt: the rope index over the image grids, plain text positions without images.
+        The engine samples and the trainer recomputes log-probs at these same positions."""
+        import torch
+
+        types = (ids == self.image_token_id).int()
+        if images is None:
+            return torch.arange(ids.shape[1]).view(1, 1, -1).expand(3, 1, -1), types, 0
+        positions, deltas = model.model.get_rope_index(
+            ids, mm_token_type_ids=types, image_grid_thw=images.image_grid_thw, attention_mask=None
+        )
+        return positions, types, int(deltas.flatten()[0])

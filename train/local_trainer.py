@@ -275,16 +275,13 @@ def _vision_logits(
     """A Qwen-VL model's logits over `ids` [1, n] with the images' pixel values, at the 3-D positions the
     CPU engine gives them (`proxy.cpu_engine.engine`: the rope index over the image grids, plain text
     positions when there is no image)."""
-    types = (ids == vision.image_token_id).int()
+    if images is not None:
+        vision.check(ids[0].tolist(), images.pads)
+    positions, types, _ = vision.positions(model, ids, images)
     if images is None:
         if bool(types.any()):
             raise ValueError("the sample's ids hold image pads, but it has no images")
-        positions = torch.arange(ids.shape[1]).view(1, 1, -1).expand(3, 1, -1)
         return model(input_ids=ids, position_ids=positions).logits
-    vision.check(ids[0].tolist(), images.pads)
-    positions, _ = model.model.get_rope_index(
-        ids, mm_token_type_ids=types, image_grid_thw=images.image_grid_thw, attention_mask=None
-    )
     return model(
         input_ids=ids,
         position_ids=positions,

@@ -204,19 +204,14 @@ class CpuEngine:
         row = self._row(job.request)
         try:
             ids = torch.tensor([job.request.input_ids], dtype=torch.long)
-            types = (ids == self.vision.image_token_id).int()
             inputs: dict[str, object] = {}
+            found = None
             if job.request.image_data:
                 images = [base64.b64decode(data, validate=True) for data in job.request.image_data]
                 found = self.vision.inputs(images)
                 self.vision.check(job.request.input_ids, found.pads)
                 inputs = {"pixel_values": found.pixel_values, "image_grid_thw": found.image_grid_thw}
-                positions, deltas = self.model.model.get_rope_index(
-                    ids, mm_token_type_ids=types, image_grid_thw=found.image_grid_thw, attention_mask=None
-                )
-                delta = int(deltas.flatten()[0])
-            else:
-                positions, delta = torch.arange(ids.shape[1]).view(1, 1, -1).expand(3, 1, -1), 0
+            positions, types, delta = self.vision.positions(self.model, ids, found)
             generate_one(
                 self.model, row, self.max_context, positions, delta, mm_token_type_ids=types, **inputs
             )
