@@ -77,6 +77,9 @@ class Harness(ABC):
     domains: ClassVar[tuple[str, ...]] = ("claw",)
     """The task domains it can work on (`[metadata] domain`; Harbor tasks, which name none, are claw's):
     a shell harness does claw tasks, a browser harness (no shell tool) does browser tasks."""
+    writes_answer: ClassVar[bool] = False
+    """It writes a browser task's answer to `<workdir>/answer.txt` itself (the browser harnesses' answer
+    action). For any other harness on a browser task the rollout writes its final message there."""
 
     def unavailable_reason(self) -> str | None:
         """Why this harness cannot be installed here (None when it can)."""

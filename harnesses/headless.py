@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Literal
 
@@ -25,6 +26,9 @@ HOME_ROOT = "/tmp/forge-home"
 AGENT_LOGS = "/logs/agent"
 STRACE_LOG = "strace.log"
 MAX_TEXT_FILE = 1_000_000
+ANSWER_FILE = "answer.txt"
+"""Where a browser task's answer goes, in the working directory (its checker reads it)."""
+MAX_ANSWER = 64_000
 
 HarnessStatus = Literal["completed", "failed", "timeout", "not-started"]
 
@@ -169,4 +173,29 @@ def run_headless(
     output = harness.read_output(result.stdout, texts)
     run.final_message = output.final_message
     run.harness_error = run.harness_error or output.error
+    if browser and not harness.writes_answer and run.final_message is not None:
+        try:
+            write_answer(sandbox, run.final_message, workdir, user)
+        except SandboxError as exc:
+            run.harness_error = run.harness_error or f"could not write its answer: {exc}"
     return run
+
+
+def write_answer(sandbox: Sandbox, answer: str, workdir: str, user: str | None) -> None:
+    """A browser task's answer is the harness's final message (its instruction says so): written to
+    `<workdir>/ANSWER_FILE` as the agent, after the harness has stopped, so what the checker reads is what
+    the harness answered, and the agent's own rights bound what the write can touch."""
+    with tempfile.TemporaryDirectory(prefix="forge-answer-") as tmp:
+        source = Path(tmp) / "answer"
+        source.write_text(answer[:MAX_ANSWER] + "\n")
+        source.chmod(0o644)
+        staged = f"/tmp/forge-answer-{uuid.uuid4().hex}"
+        sandbox.upload(source, staged)
+    target = f"{workdir.rstrip('/')}/{ANSWER_FILE}"
+    quoted = shlex.quote(target)  # a link or a FIFO the agent left there is replaced, not followed
+    try:
+        done = sandbox.exec(["/bin/sh", "-c", f"rm -f -- {quoted}; cat {staged} > {quoted}"], 60, user=user)
+    finally:
+        sandbox.exec(["rm", "-f", staged], timeout=30, user="root")  # root's, in sticky /tmp
+    if not done.ok:
+        raise SandboxError(f"{target}: {done.stderr.strip() or 'exit ' + str(done.exit_code)}")

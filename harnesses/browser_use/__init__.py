@@ -69,6 +69,7 @@ class BrowserUse(Harness):
     wire_api = "chat.completions"
     tools = ACTIONS
     domains = ("browser",)
+    writes_answer = True
     description = (
         "browser-use, headless on Debian's Chromium (DOM element list + screenshot, browser tasks only)"
     )

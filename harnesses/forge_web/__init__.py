@@ -24,6 +24,7 @@ class ForgeWeb(Harness):
     wire_api = "chat.completions"
     tools = ("browser",)
     domains = ("browser",)
+    writes_answer = True
     description = "OpenForge's own screenshot-only browser agent (Playwright, browser tasks only)"
     installer = CopyFiles(files={"agent.py": AGENT})
 

@@ -16,7 +16,8 @@ Harnesses that only stop when the model runs a submit command (mini-swe-agent's
 for it. The browser harnesses have no tools: the oracle answers them with the next step of the task's
 solution/actions.json in their own action format (forge-web: one JSON action, proxy.engines.web_actions;
 browser-use: its AgentOutput with the element's index, proxy.engines.browser_use_actions), nop with
-`done`. Given a
+`done`; a text harness on a browser task, whose request lists Playwright MCP's tools, gets the script as
+calls of those tools (proxy.engines.mcp_browser_actions), not its shell. Given a
 tokenizer, both engines answer through the token path (Qwen3's native format, tokenized), so their
 rollouts are recorded token-exactly and become trajectories; a vision-language model's directory as the
 tokenizer lets them take images too (forge-web's screenshots), each expanded to its pads in the record.
@@ -43,6 +44,7 @@ from proxy.engines.browser_use_actions import (
     is_browser_use_request,
     next_browser_use_reply,
 )
+from proxy.engines.mcp_browser_actions import has_playwright_tools, next_mcp_turn
 from proxy.engines.scripted import Policy, ScriptedTokens
 from proxy.engines.shell_tool import find_shell_tool, shell_arguments
 from proxy.engines.tokens import TokenEngine, load_tokenizer
@@ -145,6 +147,8 @@ class NopPolicy:
             return Generation(text=self.web_step(request))
         if is_browser_use_request(request):  # browser-use: no tools, its AgentOutput JSON
             return Generation(text=self.browser_use_step(request))
+        if has_playwright_tools(request) and (turn := self.mcp_turn(request)) is not None:
+            return turn
         shell = find_shell_tool(request.tools)
         if shell is None:  # a side call with no tools (titles, summaries): just text
             return Generation(text=self.final)
@@ -158,6 +162,10 @@ class NopPolicy:
 
     def web_step(self, request: GenerationRequest) -> str:
         return web_reply({"action": "done"})
+
+    def mcp_turn(self, request: GenerationRequest) -> Generation | None:
+        """A text harness with Playwright MCP's tools: None here (nop browses nothing, then stops)."""
+        return None
 
     def browser_use_step(self, request: GenerationRequest) -> str:
         return browser_use_reply(request, [{"action": "done"}])
@@ -240,6 +248,12 @@ class OraclePolicy(NopPolicy):
     def web_step(self, request: GenerationRequest) -> str:
         """forge-web's next action: the next step of the task's solution/actions.json."""
         return next_web_reply(self.task_for(request).solution_dir / "actions.json", request)
+
+    def mcp_turn(self, request: GenerationRequest) -> Generation | None:
+        """The script's next step as a Playwright MCP call, for a task whose solution is an action script
+        (a claw task's text harness with MCP attached keeps its shell)."""
+        actions = self.task_for(request).solution_dir / "actions.json"
+        return next_mcp_turn(actions, request) if actions.is_file() else None
 
     def browser_use_step(self, request: GenerationRequest) -> str:
         """browser-use's next action: the script's next step, its element found by id in browser-use's

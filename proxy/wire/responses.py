@@ -3,6 +3,11 @@
 Input items (`message` incl. `developer`, `function_call`, `function_call_output`, `reasoning`) become
 conversation turns. A reasoning item's `encrypted_content` carries the reasoning text back to us
 exactly (opaque to the client), so a resent history reproduces the tokens that were sampled.
+
+Tools in a `namespace` (Codex sends each MCP server's tools as one: `{"type": "namespace", "name":
+"mcp__playwright", "tools": [...]}`) are flattened to `<namespace>__<name>` for the model, the name Codex
+itself gives them on the Chat Completions wire; a call of one goes back as `{"name": <name>,
+"namespace": <namespace>}`, and a call in the history comes in that way too.
 """
 
 from __future__ import annotations
@@ -22,6 +27,13 @@ from proxy.wire.common import ImageReader, chunks, content_of_parts, sse, valida
 
 _TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
 _REASONING_TAG = "forge:"
+NAMESPACE_SEPARATOR = "__"
+
+
+def flat_name(namespace: str | None, name: str) -> str:
+    """A namespaced tool's name as the model sees it: `mcp__playwright` + `browser_click` ->
+    `mcp__playwright__browser_click`."""
+    return f"{namespace}{NAMESPACE_SEPARATOR}{name}" if namespace else name
 
 
 class _In(BaseModel):
@@ -120,10 +132,13 @@ def items_to_messages(items: list[dict[str, Any]], budget: ImageBudget | None = 
                 if not isinstance(item.get(key), str):
                     raise BadRequest(f"{where}.{key}: required", param=f"{where}.{key}")
             arguments = item.get("arguments", "{}")
+            namespace = item.get("namespace")
+            if namespace is not None and not isinstance(namespace, str):
+                raise BadRequest(f"{where}.namespace: must be a string", param=f"{where}.namespace")
             open_assistant().tool_calls.append(
                 ToolCall(
                     id=item["call_id"],
-                    name=item["name"],
+                    name=flat_name(namespace, item["name"]),
                     arguments=arguments if isinstance(arguments, str) else json.dumps(arguments),
                 )
             )
@@ -163,19 +178,7 @@ def parse_request(
         messages.extend(items_to_messages(req.input, budget))
     if not messages:
         raise BadRequest("input: must not be empty", param="input")
-    tools = []
-    for i, t in enumerate(req.tools or []):
-        if t.get("type") != "function":
-            continue  # hosted tools (web_search, …) are not ours to run
-        if not isinstance(t.get("name"), str):
-            raise BadRequest(f"tools[{i}].name: required", param=f"tools[{i}].name")
-        tools.append(
-            Tool(
-                name=t["name"],
-                description=t.get("description") or "",
-                parameters=t.get("parameters") or {"type": "object", "properties": {}},
-            )
-        )
+    tools = [tool for _, _, tool in _function_tools(req)]
     return (
         GenerationRequest(
             model=req.model,
@@ -191,7 +194,41 @@ def parse_request(
     )
 
 
-def _output_items(gen: Generation, ids: dict[str, str]) -> list[dict[str, Any]]:
+def _function_tools(req: ResponsesRequestIn) -> list[tuple[str | None, str, Tool]]:
+    """The request's function tools, those inside a namespace flattened: (namespace, name, tool)."""
+    found: list[tuple[str | None, str, Tool]] = []
+
+    def add(t: dict[str, Any], where: str, namespace: str | None) -> None:
+        if not isinstance(t.get("name"), str):
+            raise BadRequest(f"{where}.name: required", param=f"{where}.name")
+        tool = Tool(
+            name=flat_name(namespace, t["name"]),
+            description=t.get("description") or "",
+            parameters=t.get("parameters") or {"type": "object", "properties": {}},
+        )
+        found.append((namespace, t["name"], tool))
+
+    for i, t in enumerate(req.tools or []):
+        if t.get("type") == "function":
+            add(t, f"tools[{i}]", None)
+        elif t.get("type") == "namespace":
+            if not isinstance(t.get("name"), str) or not isinstance(t.get("tools"), list):
+                raise BadRequest(f"tools[{i}]: a namespace needs a name and tools", param=f"tools[{i}]")
+            for j, inner in enumerate(t["tools"]):
+                if isinstance(inner, dict) and inner.get("type", "function") == "function":
+                    add(inner, f"tools[{i}].tools[{j}]", t["name"])
+        # hosted tools (web_search, …) are not ours to run
+    return found
+
+
+def _wire_names(req: ResponsesRequestIn) -> dict[str, tuple[str, str]]:
+    """Flattened name -> (namespace, name) of every namespaced tool of the request."""
+    return {tool.name: (ns, name) for ns, name, tool in _function_tools(req) if ns is not None}
+
+
+def _output_items(
+    gen: Generation, ids: dict[str, str], namespaced: dict[str, tuple[str, str]] | None = None
+) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     if gen.reasoning:
         items.append(
@@ -213,16 +250,17 @@ def _output_items(gen: Generation, ids: dict[str, str]) -> list[dict[str, Any]]:
             }
         )
     for i, call in enumerate(gen.tool_calls):
-        items.append(
-            {
-                "type": "function_call",
-                "id": f"{ids['call']}_{i}",
-                "call_id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-                "status": "completed",
-            }
-        )
+        item: dict[str, Any] = {
+            "type": "function_call",
+            "id": f"{ids['call']}_{i}",
+            "call_id": call.id,
+            "name": call.name,
+            "arguments": call.arguments,
+            "status": "completed",
+        }
+        if (wire := (namespaced or {}).get(call.name)) is not None:
+            item["namespace"], item["name"] = wire
+        items.append(item)
     return items
 
 
@@ -276,12 +314,13 @@ def _ids(call_id: str) -> dict[str, str]:
 
 
 def render_response(gen: Generation, req: ResponsesRequestIn, call_id: str) -> dict[str, Any]:
-    return _finish(_envelope(req, call_id, int(time.time())), gen, _output_items(gen, _ids(call_id)))
+    items = _output_items(gen, _ids(call_id), _wire_names(req))
+    return _finish(_envelope(req, call_id, int(time.time())), gen, items)
 
 
 def render_stream(gen: Generation, req: ResponsesRequestIn, call_id: str) -> Iterator[str]:
     envelope = _envelope(req, call_id, int(time.time()))
-    items = _output_items(gen, _ids(call_id))
+    items = _output_items(gen, _ids(call_id), _wire_names(req))
     seq = 0
 
     def event(kind: str, **data: Any) -> str:

@@ -1,10 +1,12 @@
 """Every browser harness on catalog/browser tasks, in real task containers with network `model-only`:
 the oracle answers it from the task's action script in its own action format (reward 1), doing nothing
 scores 0, and nothing is reached beyond the container's loopback (the model's forwarder, the task's own
-site, the browser's own port)."""
+site, the browser's own port). The text harnesses browse through Playwright MCP: the oracle calls its
+tools, never their shell, and a lookup's answer is their final message."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import docker
@@ -14,8 +16,11 @@ from envs.connect_trace import Connect, outside_connects
 from envs.image_builder import build_image
 from envs.task import Task, load_task
 from harnesses.registry import HARNESSES, get_harness
+from proxy.engines.mcp_browser_actions import playwright_tools
 from proxy.engines.oracle import NopEngine, OracleEngine
+from proxy.engines.shell_tool import find_shell_tool
 from proxy.session import ProxySession
+from proxy.wire import WIRE_ADAPTERS
 from tests.conftest import harness_bundle
 from train.rollout import RolloutResult, run_rollout
 
@@ -26,8 +31,9 @@ CATALOG = REPO / "catalog" / "browser"
 TASKS = ("shop-express-skillets", "mail-lookup-invoice-amount", "calendar-cancel-customer-call")
 """A write through a multi-page flow, a lookup with an answer, a change among look-alikes."""
 BROWSER_ONLY = [n for n in HARNESSES if get_harness(n).domains == ("browser",)]
-"""The harnesses made for the browser (the text harnesses with Playwright MCP run their oracle through
-their shell: tests/harnesses/test_playwright_mcp.py)."""
+"""The harnesses made for the browser."""
+WITH_MCP = [n for n in HARNESSES if get_harness(n).domains == ("claw", "browser")]
+"""The text harnesses that browse through Playwright MCP (Codex, Claude Code, Qwen Code)."""
 ALLOWED = {"127.0.0.1:8000", "127.0.0.1:8080"}
 IPV6_PROBE = "[2001:4860:4860::8888]:443"
 """Chromium's IPv6 reachability probe: a UDP socket connect()ed to a public address, which sends
@@ -88,6 +94,50 @@ def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
             outside = _reached_outside(run.connects)
             assert not outside, f"{name} tried to reach {outside}"
             assert (result.logs_dir / "agent" / "screenshots").is_dir(), "its screenshots are kept"
+    with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
+        for task, image in tasks:
+            result = run_rollout(
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path
+            )
+            assert result.status == "scored" and result.reward == 0.0, _explain(result)
+
+
+def _tool_calls(proxy: ProxySession, rollout_id: str) -> tuple[list[str], set[str], set[str]]:
+    """The tool calls the model made in a rollout (by name, in order, from its last request's history)
+    and the names of its Playwright and shell tools."""
+    assert proxy.store is not None
+    calls = proxy.store.calls(rollout_id)
+    assert calls, "the harness called the model"
+    requests = [WIRE_ADAPTERS[c.wire_api].parse(c.request)[0] for c in calls if isinstance(c.request, dict)]
+    main = max(requests, key=lambda r: len(r.messages))
+    made = [t.name for m in main.messages if m.role == "assistant" for t in m.tool_calls]
+    shell = find_shell_tool(main.tools)
+    return made, {t.name for t in playwright_tools(main.tools).values()}, {shell.name} if shell else set()
+
+
+@pytest.mark.parametrize("name", WITH_MCP)
+def test_a_text_harness_browses_through_playwright_mcp(
+    name: str, tasks: list[tuple[Task, str]], tmp_path: Path
+) -> None:
+    harness = get_harness(name)
+    bundle = harness_bundle(harness)
+    with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
+        for task, image in tasks:
+            result = run_rollout(
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=True
+            )
+            assert result.status == "scored" and result.reward == 1.0, _explain(result)
+            made, browser_tools, shell = _tool_calls(proxy, result.rollout_id)
+            assert browser_tools and shell, "the harness lists Playwright's tools beside its shell"
+            script = json.loads((task.solution_dir / "actions.json").read_text())
+            browsing = [s for s in script if s["action"] not in ("answer", "done")]
+            assert len(made) == len(browsing), f"one Playwright call a scripted step: {made}"
+            assert set(made) <= browser_tools and not set(made) & shell, made
+            run = result.harness_run
+            assert run is not None and run.connects
+            assert any(c.address == "127.0.0.1:8080" for c in run.connects), "the browser reached the site"
+            outside = _reached_outside(run.connects)
+            assert not outside, f"{name} tried to reach {outside}"
     with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
         for task, image in tasks:
             result = run_rollout(
