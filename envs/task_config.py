@@ -310,6 +310,10 @@ class VerifierSection(_Section):
     reward_range: tuple[FiniteFloat, FiniteFloat] = (0.0, 1.0)
     """The lowest and highest reward the tests may write; anything else is RewardFileInvalid. The gate
     wants the reference solution at the top and doing nothing (or a forgery) at the bottom."""
+    judge: bool = False
+    """An open-ended task: besides its tests, a rollout passes only when a WebJudge-style judge model says
+    it succeeded (train.judge). Rollouts score such tasks only when a judge is configured; the gate
+    proves the tests alone."""
     network_mode: HarborNetwork | None = None
     """Harbor's verification-phase override; see verifier_network_declared."""
     allowed_hosts: list[str] | None = None

@@ -50,7 +50,8 @@ UNBOUNDED = ImageLimits(
 )
 
 
-def _answer(call: CallRecord) -> Message | None:
+def call_answer(call: CallRecord) -> Message | None:
+    """The assistant turn a recorded call answered with (None when its response is not a body)."""
     body = call.response
     if not isinstance(body, dict):
         return None
@@ -104,7 +105,7 @@ def conversations(
             if call.images:
                 raise
             continue
-        answer = _answer(call)
+        answer = call_answer(call)
         if answer is not None:
             whole.append((call, [*request.messages, answer], request.tools))
     keys = [[_key(m) for m in messages] for _, messages, _ in whole]

@@ -35,6 +35,7 @@ from proxy.cpu_engine.smollm2 import cached_smollm2
 from proxy.cpu_engine.vision_model_init import init_vision_model
 from proxy.engines.oracle import OracleEngine
 from proxy.session import ProxySession
+from train.judge import WebJudge
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.rollout import RolloutResult
 from train.rollout_set import Assignment, run_assigned_rollouts
@@ -149,8 +150,10 @@ def embedded_policy(
     config: EmbeddedConfig,
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
     on_sft_step: Callable[[int, StepMetrics], None] = lambda epoch, metrics: None,
+    judge: WebJudge | None = None,
 ) -> Path:
-    """The model directory to start GRPO from (built once per run directory)."""
+    """The model directory to start GRPO from (built once per run directory); `judge` judges the oracle's
+    rollouts of open-ended tasks."""
     start = base_model(run_dir, config)
     if config.sft_epochs == 0:
         return start
@@ -167,6 +170,7 @@ def embedded_policy(
             model="forge-policy",
             concurrency=config.concurrency,
             on_done=on_rollout,
+            judge=judge,
         )
         samples, chats = collect(proxy.store, results)
     save_dataset(samples, chats, run_dir / TEACHER_DIR / "dataset")

@@ -29,6 +29,7 @@ from proxy.policy_server import PolicyServer, RunningPolicy
 from train.errors import RunMismatch
 from train.grpo import RolloutReward, group_advantages
 from train.grpo_config import GRPOConfig
+from train.judge import JudgeConfig, WebJudge
 from train.local_trainer import LocalTrainerConfig
 from train.pass_at_k import passed
 from train.rollout import RolloutResult
@@ -78,6 +79,8 @@ class GRPORunConfig(BaseModel):
     model_name: str = "forge-policy"
     engine: Literal["local", "vllm"] = "local"
     """What samples the policy: our CPU engine in-process, or a vLLM server the run starts and stops."""
+    judge: JudgeConfig | None = None
+    """The judge of open-ended tasks (train.judge); its key is never written to run.json."""
 
 
 class RunManifest(BaseModel):
@@ -360,6 +363,7 @@ def _rollouts(
         on_done=on_rollout,
         # the base model is no version of the policy: its rollouts are a fixed policy's
         policy_version=None if policy.policy_version == BASE_VERSION else policy.policy_version,
+        judge=WebJudge(config.judge) if config.judge else None,
     )
 
 

@@ -38,10 +38,13 @@ from harnesses.errors import HarnessNoModel, HarnessNotStarted
 from harnesses.harness import Harness
 from harnesses.headless import HarnessRun, run_headless
 from proxy.app import KEY_PREFIX
+from proxy.blob_store import BlobStore
 from proxy.records import CallStatus
 from proxy.session import RunningProxy
+from proxy.sft import call_answer
 from proxy.trajectory import Trajectory, build_chains
-from train.errors import RolloutNotConfigured
+from train.errors import JudgeError, RolloutNotConfigured
+from train.judge import JudgeVerdict, WebJudge
 from train.pass_at_k import passed
 from train.rollout_key import RolloutKey
 
@@ -90,6 +93,8 @@ class RolloutResult(BaseModel):
     """The (last step's) verification."""
     steps: list[StepOutcome] = Field(default_factory=list)
     """Each step reached, for a multi-step task; `reward` combines theirs (envs.steps)."""
+    judge: JudgeVerdict | None = None
+    """The judge's verdict, for a `[verifier] judge = true` task whose tests passed (train.judge)."""
     error: str | None = None
     error_class: str | None = None
     """For infra-error: the exception class (SandboxStartError, BuildError, HarnessNotStarted, ...); for
@@ -144,11 +149,13 @@ def run_rollout(
     trace: bool = False,
     backend: str = "docker",
     verifier_network: bool = False,
+    judge: WebJudge | None = None,
 ) -> RolloutResult:
     """Run `harness` on `task` once (each step in turn, for a multi-step task), score it, attach the reward
     to the proxy's record of the rollout; the result carries the chains built from its calls. The id is
     the key's (`sample`, `policy_version`: RolloutKey) unless the caller gives one. `verifier_network` is
-    the opt-in that lets the tests have the network their task declares (envs.verifier.VerifyOptions)."""
+    the opt-in that lets the tests have the network their task declares (envs.verifier.VerifyOptions).
+    A `[verifier] judge = true` task whose tests pass passes only if `judge` says so too."""
     key = RolloutKey(task=task.name, harness=harness.name, sample=sample, policy_version=policy_version)
     rollout_id = rollout_id or key.new_rollout_id()
     logs_dir = logs_root / rollout_id
@@ -233,7 +240,15 @@ def run_rollout(
                 rewards.append(verdict.reward)
                 if step is not None and not min_reward_met(step, verdict.reward, verdict.details):
                     break
-            result.reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
+            reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
+            if task.config.verifier.judge and passed(reward):
+                try:
+                    result.judge = _judged(judge, task, proxy, rollout_id, result.harness_run)
+                except JudgeError as exc:
+                    result.status, result.error, result.error_class = "verifier-error", str(exc), "JudgeError"
+                    return _finish(result, proxy, task, harness, started)
+                reward = reward if result.judge.success else 0.0
+            result.reward = reward
             result.status = "scored"
     except (EnvsError, RolloutNotConfigured) as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
@@ -242,6 +257,31 @@ def run_rollout(
         result.error, result.error_class = str(exc), type(exc).__name__
         result.traceback = traceback.format_exc()
     return _finish(result, proxy, task, harness, started)
+
+
+def _judged(
+    judge: WebJudge | None, task: Task, proxy: RunningProxy, rollout_id: str, run: HarnessRun | None
+) -> JudgeVerdict:
+    """The judge's verdict on a rollout: the screenshots the harness sent the model (distinct, in order),
+    the model's turns as its actions, the harness's final message as its answer."""
+    if judge is None:
+        raise JudgeError(f"task {task.name} needs a judge ([verifier] judge = true); none is configured")
+    blobs = BlobStore.beside(proxy.store.path)
+    seen: set[str] = set()
+    screenshots: list[bytes] = []
+    actions: list[str] = []
+    for call in proxy.store.calls(rollout_id):
+        if call.status is not CallStatus.OK:
+            continue
+        for image in call.images:
+            if image.sha256 not in seen:
+                seen.add(image.sha256)
+                screenshots.append(blobs.get(image.sha256))
+        turn = call_answer(call)
+        if turn is not None:
+            said = [turn.content.strip()] if turn.content.strip() else []
+            actions.append(" ".join(said + [f"{c.name}({c.arguments})" for c in turn.tool_calls]))
+    return judge.judge(task.instruction, run.final_message if run else None, actions, screenshots)
 
 
 def _finish(

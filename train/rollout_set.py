@@ -26,6 +26,7 @@ from harnesses.bundle import Bundle
 from harnesses.harness import Harness
 from proxy.session import RunningProxy
 from train.jsonl import append_jsonl, read_jsonl
+from train.judge import WebJudge
 from train.rollout import RolloutResult, run_rollout
 from train.rollout_key import RolloutKey
 
@@ -81,6 +82,7 @@ def run_rollout_set(
     on_done: Callable[[RolloutResult], None] = lambda result: None,
     policy_version: int | None = None,
     verifier_network: bool = False,
+    judge: WebJudge | None = None,
 ) -> list[RolloutResult]:
     """Run `samples` rollouts of every (task, image) with one harness, skipping those results.jsonl
     already has scored; `policy_version` is the trained policy's version serving them (None for a fixed
@@ -100,6 +102,7 @@ def run_rollout_set(
         on_done=on_done,
         policy_version=policy_version,
         verifier_network=verifier_network,
+        judge=judge,
     )
 
 
@@ -125,6 +128,7 @@ def run_assigned_rollouts(
     on_done: Callable[[RolloutResult], None] = lambda result: None,
     policy_version: int | None = None,
     verifier_network: bool = False,
+    judge: WebJudge | None = None,
 ) -> list[RolloutResult]:
     """`run_rollout_set` where each task comes with its own harness (a task may come more than once, with
     other harnesses): one pool, so a run that mixes harnesses keeps every slot busy.
@@ -162,6 +166,7 @@ def run_assigned_rollouts(
             timeout=timeout,
             max_turns=max_turns,
             verifier_network=verifier_network,
+            judge=judge,
         )
         if not cleanup.shutting_down():  # cut short by Ctrl-C / SIGTERM: not an outcome, redone on resume
             writer.write(result)

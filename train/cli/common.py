@@ -5,6 +5,7 @@ engine, the default run directory."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
@@ -32,6 +33,7 @@ from proxy.launch import build_engine
 if TYPE_CHECKING:
     from proxy.policy_server import PolicyServer
     from proxy.session import RunningProxy
+    from train.judge import JudgeConfig
 
 DEFAULT_CATALOG = Path("catalog/claw")
 RUNS = Path("runs")
@@ -58,12 +60,54 @@ def quiet_libraries() -> None:
     datasets.disable_progress_bars()
 
 
-def tasks_or_fail(catalog: Path, names: Sequence[str]) -> list[Task]:
-    """The catalog's tasks (only `names` when given), or a usage error saying what is wrong."""
+JudgeUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        envvar="FORGE_JUDGE_URL",
+        help="An OpenAI-compatible endpoint (.../v1) of a vision-language model that judges open-ended tasks "
+        "([verifier] judge = true) WebJudge-style: key points, then screenshots, then a verdict. Without "
+        "one such tasks are left out. Its key: $FORGE_JUDGE_API_KEY.",
+    ),
+]
+JudgeModelOpt = Annotated[
+    str | None, typer.Option("--judge-model", envvar="FORGE_JUDGE_MODEL", help="The judge's model name.")
+]
+
+
+def judge_config_or_fail(url: str | None, model: str | None) -> JudgeConfig | None:
+    """The judge `--judge-url` and `--judge-model` name (None without a URL)."""
+    from train.judge import JudgeConfig
+
+    if url is None:
+        if model is not None:
+            raise fail("--judge-model needs --judge-url (the judge's endpoint)", USAGE)
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise fail(f"--judge-url {url!r}: an http(s) URL of an OpenAI-compatible API (.../v1)", USAGE)
+    if not model:
+        raise fail("--judge-url needs --judge-model (the judge's model name at that endpoint)", USAGE)
+    return JudgeConfig(base_url=url, model=model, api_key=os.environ.get("FORGE_JUDGE_API_KEY", "EMPTY"))
+
+
+def tasks_or_fail(catalog: Path, names: Sequence[str], judged: bool = False) -> list[Task]:
+    """The catalog's tasks (only `names` when given), or a usage error saying what is wrong. Without a
+    judge (`judged`), tasks that need one (`[verifier] judge = true`) are left out, and said so."""
     try:
-        return load_catalog(catalog, names)
+        tasks = load_catalog(catalog, names)
     except EnvsError as exc:
         raise fail(str(exc), USAGE) from exc
+    if judged:
+        return tasks
+    unjudged = [t for t in tasks if not t.config.verifier.judge]
+    left_out = sorted(t.name for t in tasks if t.config.verifier.judge)
+    if left_out and not unjudged:
+        raise fail(f"{', '.join(left_out)}: open-ended, scored only with a judge (--judge-url)", USAGE)
+    if left_out:
+        console.print(
+            f"left out without a judge (--judge-url): {len(left_out)} task(s), {', '.join(left_out)}"
+        )
+    return unjudged
 
 
 def harness_or_fail(name: str) -> Harness:

@@ -26,7 +26,16 @@ from harnesses.cli import harness_app
 from harnesses.errors import InstallError
 from harnesses.registry import DEFAULT_HARNESS
 from proxy.session import ProxySession
-from train.cli.common import DEFAULT_CATALOG, USAGE, default_run_dir, engine_or_fail, harness_or_fail
+from train.cli.common import (
+    DEFAULT_CATALOG,
+    USAGE,
+    JudgeModelOpt,
+    JudgeUrlOpt,
+    default_run_dir,
+    engine_or_fail,
+    harness_or_fail,
+    judge_config_or_fail,
+)
 from train.rollout import run_rollout
 
 app = typer.Typer(
@@ -75,10 +84,20 @@ def run(
     trace: Annotated[bool, typer.Option(help="Run the harness under strace; list what it reached.")] = False,
     run_dir: Annotated[Path | None, typer.Option(help="Where records and logs go.")] = None,
     verifier_network: VerifierNetworkOpt = False,
+    judge_url: JudgeUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
 ) -> None:
-    """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests."""
+    """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests (and
+    the judge, for an open-ended task)."""
+    from train.judge import WebJudge
+
     loaded = _resolve_task(task, catalog)
     chosen = harness_or_fail(harness)
+    judge_config = judge_config_or_fail(judge_url, judge_model)
+    if loaded.config.verifier.judge and judge_config is None:
+        raise fail(
+            f"{loaded.name} is open-ended ([verifier] judge = true): give a judge (--judge-url)", USAGE
+        )
     run_dir = run_dir or default_run_dir("env-run")
     with interruptible():
         engine_name, proxy_engine = engine_or_fail(
@@ -119,6 +138,7 @@ def run(
                 max_turns=max_turns,
                 trace=trace,
                 verifier_network=verifier_network,
+                judge=WebJudge(judge_config) if judge_config else None,
             )
     table = Table(show_header=False, title=f"forge-env run: {loaded.name} with {chosen.name}")
     reward = "-" if result.reward is None else f"{result.reward:g}"
@@ -127,6 +147,11 @@ def run(
         h = result.harness_run
         exit_text = f"{h.status}, exit {h.exit_code}, {h.duration_sec:.1f}s"
         table.add_row("harness", f"{chosen.name} {chosen.version}: {exit_text}")
+        if result.judge is not None:
+            verdict = "success" if result.judge.success else "failure"
+            table.add_row(
+                "judge", f"{result.judge.model}: {verdict} ({len(result.judge.evidence)} screenshots)"
+            )
         if h.final_message:
             table.add_row("final message", escape(h.final_message[:300]))
         if h.connects is not None:

@@ -27,11 +27,14 @@ from train.cli.common import (
     USAGE,
     CatalogOpt,
     HarnessOpt,
+    JudgeModelOpt,
+    JudgeUrlOpt,
     TasksOpt,
     default_run_dir,
     engine_errors,
     engine_or_fail,
     harnesses_or_fail,
+    judge_config_or_fail,
     model_serving,
     policy_dir_or_fail,
     prepared,
@@ -123,11 +126,15 @@ def rollout(
     max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
     verifier_network: VerifierNetworkOpt = False,
+    judge_url: JudgeUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
+    from train.judge import WebJudge
     from train.rollout_set import run_rollout_set
 
-    tasks = tasks_or_fail(catalog, task)
+    judge = judge_config_or_fail(judge_url, judge_model)
+    tasks = tasks_or_fail(catalog, task, judged=judge is not None)
     run_dir = run_dir or default_run_dir("rollout")
     engine_name, serving = model_serving(
         model,
@@ -173,6 +180,7 @@ def rollout(
                 bar, advance=1, description=f"{harness}: {r.task} -> {r.reward}"
             ),
             verifier_network=verifier_network,
+            judge=WebJudge(judge) if judge else None,
         )
     _print_evaluation(evaluate([results]))
     infra = sum(r.status == "infra-error" for r in results)
@@ -424,6 +432,8 @@ def rl(
     ] = 1,
     seed: int = 0,
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
+    judge_url: JudgeUrlOpt = None,
+    judge_model: JudgeModelOpt = None,
 ) -> None:
     """GRPO through harness + proxy + engine; by default SmolLM2-135M warm-started on oracle trajectories."""
     quiet_libraries()
@@ -440,10 +450,12 @@ def rl(
     )
     from train.grpo_config import GRPOConfig
     from train.grpo_loop import GRPORunConfig, RunMismatch, run_grpo
+    from train.judge import WebJudge
     from train.local_trainer import LocalTrainer, LocalTrainerConfig, cpu_has_bf16
     from train.settings_errors import describe_problems
 
-    tasks = tasks_or_fail(catalog, task)
+    judge = judge_config_or_fail(judge_url, judge_model)
+    tasks = tasks_or_fail(catalog, task, judged=judge is not None)
     browser = sorted(t.name for t in tasks if t.config.metadata.domain == "browser")
     harnesses = harnesses_or_fail(harness or (BROWSER_HARNESS if browser else DEFAULT_HARNESS))
     for domain in sorted({t.config.metadata.domain or "claw" for t in tasks}):
@@ -483,6 +495,7 @@ def rl(
             eval_samples=eval_samples,
             seed=seed,
             engine=engine,  # type: ignore[arg-type]
+            judge=judge,
             grpo=GRPOConfig(
                 kl_coef=kl_coef,
                 clip_low=clip_low,
@@ -540,6 +553,7 @@ def rl(
                         on_sft_step=lambda e, m: progress.update(
                             bar, completed=len(images) * len(bundles) + e
                         ),
+                        judge=WebJudge(judge) if judge else None,
                     )
             console.print(f"starting policy: {start_model} ({time.monotonic() - started:.0f}s)")
             if embedded.sft_epochs:
