@@ -241,15 +241,15 @@ def run_rollout(
                 if step is not None and not min_reward_met(step, verdict.reward, verdict.details):
                     break
             reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
-            if task.config.verifier.judge and passed(reward):
-                try:
-                    result.judge = _judged(judge, task, proxy, rollout_id, result.harness_run)
-                except JudgeError as exc:
-                    result.status, result.error, result.error_class = "verifier-error", str(exc), "JudgeError"
-                    return _finish(result, proxy, task, harness, started)
-                reward = reward if result.judge.success else 0.0
-            result.reward = reward
-            result.status = "scored"
+        if task.config.verifier.judge and passed(reward):  # the sandbox is gone: a judge may take minutes
+            try:
+                result.judge = _judged(judge, task, proxy, rollout_id, result.harness_run)
+            except JudgeError as exc:
+                result.status, result.error, result.error_class = "verifier-error", str(exc), "JudgeError"
+                return _finish(result, proxy, task, harness, started)
+            reward = reward if result.judge.success else 0.0
+        result.reward = reward
+        result.status = "scored"
     except (EnvsError, RolloutNotConfigured) as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
     except Exception as exc:  # a bug of ours, or of a library: recorded here, the set goes on
