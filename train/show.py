@@ -205,6 +205,9 @@ def render_rollout(run_dir: Path, wanted: str) -> tuple[str, str]:
     summary["harness status"] = run.get("status")
     summary["final message"] = run.get("final_message")
     summary["harness error"] = run.get("harness_error")
+    if result is not None and result.judge is not None:  # an open-ended task's verdict, in words
+        verdict = "success" if result.judge.success else "failure"
+        summary["judge"] = f"{verdict} ({result.judge.model}): {result.judge.reasoning[-600:]}"
     summary = {k: v for k, v in summary.items() if v not in (None, "", {}, [])}
     env = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
     return rollout_id, env.from_string(TEMPLATE).render(

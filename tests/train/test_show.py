@@ -21,6 +21,7 @@ from proxy.blob_store import BlobStore
 from proxy.images import ImageBudget, from_data_uri, redact_images
 from proxy.records import CallRecord, WireApi
 from proxy.store import CallStore
+from train.judge import JudgeVerdict
 from train.rollout import RESULT_FILE, RolloutResult
 from train.rollout_key import RolloutKey
 from train.rollout_set import ResultWriter
@@ -96,8 +97,14 @@ def run(tmp_path: Path) -> tuple[Path, str, bytes, bytes]:
     (logs / "agent" / "forge-web-steps.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
     writer = ResultWriter(run_dir)
     common = {"harness_version": "1", "model": "forge-policy", "status": "scored"}
+    verdict = JudgeVerdict(
+        success=False,
+        key_points="1. the mug",
+        model="judge-vlm",
+        reasoning=f"The answer {EVIL} is wrong.\nStatus: failure",
+    )
     result = RolloutResult(rollout_id=rollout_id, task=TASK, harness="forge-web", reward=0.75, calls=2,
-                           logs_dir=logs, error=EVIL, **common)  # type: ignore[arg-type]  # fmt: skip
+                           logs_dir=logs, error=EVIL, judge=verdict, **common)  # type: ignore[arg-type]  # fmt: skip
     writer.write(result)
     (logs / RESULT_FILE).write_text(result.model_dump_json())
     other = RolloutKey(task="wiki-edit", harness="forge-web").new_rollout_id()
@@ -116,6 +123,7 @@ def test_the_page_inlines_images_escapes_text_and_shows_the_outcome(
     assert html.count(base64.b64encode(sent).decode()) == 1  # the request's image is that one: once
     assert "the step&#39;s screenshot, shown beside" in html
     assert "0.75" in html and TASK in html
+    assert "failure (judge-vlm): The answer &lt;script&gt;" in html, "the judge's verdict, escaped"
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in html
     assert "<script" not in html and "<b>bold" not in html
     assert 'class="mark" style="left:25.00%;top:50.00%"' in html
