@@ -48,8 +48,8 @@ app = typer.Typer(
 DEFAULT_POOLS = {"claw": SHIPPED_POOLS / "claw", "browser": SITES_DIR / "seeds"}
 """A domain's pool when none is given: the shipped claw pool; for browser, the sites' default seeds."""
 PLANNED_DOMAINS = ("computer",)
-LLM_DOMAINS = ("claw",)
-"""The LLM proposer's prompts ask for shell tasks; browser tasks come from the offline families."""
+LLM_DOMAINS = ("claw", "browser")
+"""The domains the LLM proposer has prompts for: shell tasks, and browser tasks on the local sites."""
 RunArg = Annotated[Path, typer.Argument(help="The run directory (made by propose or run).")]
 DomainOpt = Annotated[str, typer.Option("--domain", "-d", help="The domain (claw, browser).")]
 PoolOpt = Annotated[

@@ -9,6 +9,11 @@ validated with pydantic. A model's bad answer never leaves `propose` or `refine`
 a `Rejected` carrying the call's usage. `write_files` raises ProposalInvalid, which the build stage
 records. An endpoint that times out, refuses the connection, rate-limits or fails with a 5xx is retried
 with exponential backoff; after `retries` more attempts the call raises ModelUnavailable.
+
+Browser proposals (domain `browser`) are grounded in one site's seed from the web pool (the sites'
+default seeds, or `<site>.json` files of the pools): the prompts show the site's reference
+(synth/web_sites.py) and its data, the model names the site it proposes for, and writes the action
+script, the checker and maybe the seed; synth/llm_browser.py writes the rest and checks them.
 """
 
 from __future__ import annotations
@@ -28,8 +33,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from synth import prompts
-from synth.errors import ModelUnavailable, ProposalInvalid
+from synth.errors import ModelUnavailable, PoolError, ProposalInvalid
+from synth.families.web import load_seed
+from synth.llm_browser import HEALTHCHECK, MODEL_FILES, browser_task_files, seed_excerpt
 from synth.pools import PoolItem, Pools
+from synth.prompts import Site
 from synth.spec import (
     DIFFICULTY_NAMES,
     Evidence,
@@ -42,6 +50,7 @@ from synth.spec import (
     attempt_id,
     refined_difficulty,
 )
+from synth.web_sites import SITE_URL, SITES, reference
 
 Messages = list[dict[str, str]]
 
@@ -53,6 +62,8 @@ DETAIL_BYTES = 4096
 """The tail of the evidence's detail (build log, checker output) a refine prompt shows."""
 MAX_FILES_BYTES = 512 * 1024
 """A task's files, all together, may not be bigger than this."""
+SEED_BYTES = 24 * 1024
+"""A site's seed in a write_files prompt is shown whole up to this size (the shipped ones are 5-11 KB)."""
 TRUNCATED = "\n[... truncated]"
 RETRYABLE = (
     openai.APITimeoutError,
@@ -100,6 +111,8 @@ class _ProposeAnswer(BaseModel):
     category: str = Field(min_length=1, max_length=40)
     difficulty: int = Field(default=2, ge=1, le=3)
     keywords: list[str] = Field(default_factory=list)
+    site: str = ""
+    """A browser proposal's site (empty: the site the prompt showed)."""
 
     @field_validator("title")
     @classmethod
@@ -235,6 +248,21 @@ def _validation_message(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _check_size(texts: dict[str, str]) -> None:
+    size = sum(len(text.encode()) for text in texts.values())
+    if size > MAX_FILES_BYTES:
+        raise ProposalInvalid(f"the files are {size} bytes, more than {MAX_FILES_BYTES}")
+
+
+def check_browser_files(
+    site: str, files: dict[str, Any], instruction: str, seed: dict[str, Any]
+) -> TaskFiles:
+    """A browser task's files from the model's (see synth/llm_browser.py), within the size limit."""
+    task_files = browser_task_files(site, files, instruction, seed)
+    _check_size(task_files.files)
+    return task_files
+
+
 def check_files(files: dict[str, Any]) -> TaskFiles:
     """A task's files from a model's answer, held to the rules the prompt states; ProposalInvalid names
     what is wrong."""
@@ -246,9 +274,7 @@ def check_files(files: dict[str, Any]) -> TaskFiles:
         task_files = TaskFiles(files=texts)
     except ValidationError as exc:
         raise ProposalInvalid(_validation_message(exc)) from None
-    size = sum(len(text.encode()) for text in texts.values())
-    if size > MAX_FILES_BYTES:
-        raise ProposalInvalid(f"the files are {size} bytes, more than {MAX_FILES_BYTES}")
+    _check_size(texts)
     lines = [
         line.strip()
         for line in texts["environment/Dockerfile"].splitlines()
@@ -292,6 +318,13 @@ class LLMProposer:
         self.json_mode = True
         """Whether calls ask for `response_format`; off for good once the server refused it."""
         self._by_ref = {item.ref: item for item in pools.all}
+        if domain == "browser" and not any(
+            i.name.removesuffix(".json") in SITES for i in pools.items("json")
+        ):
+            raise PoolError(
+                f"the pools ({', '.join(pools.sources)}) hold no site seed "
+                f"({', '.join(s + '.json' for s in SITES)}): browser proposals are grounded in one"
+            )
 
     def close(self) -> None:
         """Close the HTTP client (if this proposer made it)."""
@@ -319,19 +352,26 @@ class LLMProposer:
                 reply = self._complete(messages, api_seed)
                 usage = reply.usage
                 answer = _ProposeAnswer.model_validate(reply.json())
+                params: dict[str, Any] = {"index": index, "id_hint": answer.id_hint, "api_seed": api_seed}
+                keywords = answer.keywords
+                if self.domain == "browser":
+                    item = self._browser_site(answer, items[0])
+                    items, params["site"] = [item], item.name.removesuffix(".json")
+                    keywords = list(dict.fromkeys(["browser", params["site"], *keywords]))
                 made: Proposal | Rejected = Proposal(
                     id=proposal_id,
                     title=answer.title,
                     instruction=answer.instruction,
                     category=answer.category,
                     difficulty=answer.difficulty,  # type: ignore[arg-type]
-                    keywords=answer.keywords,
+                    keywords=keywords,
+                    healthcheck=HEALTHCHECK if self.domain == "browser" else None,
                     provenance=Provenance(
                         domain=self.domain,
                         proposer="llm",
                         model=self.config.model,
                         seed=request.seed,
-                        params={"index": index, "id_hint": answer.id_hint, "api_seed": api_seed},
+                        params=params,
                         prompt_sha256=messages_sha256(messages),
                         pool_items=[item.ref for item in items],
                         persona=persona,
@@ -351,6 +391,9 @@ class LLMProposer:
             files = reply.json().get("files")
             if not isinstance(files, dict) or not files:
                 raise ProposalInvalid('the answer has no "files" object mapping paths to file contents')
+            if self.domain == "browser":
+                site, seed = self._grounding(proposal)
+                return check_browser_files(site, files, proposal.instruction, seed), reply.usage
             return check_files(files), reply.usage
         except ProposalInvalid as exc:
             raise ProposalInvalid(f"{proposal.id}: the model's files are not a task: {exc}") from None
@@ -363,7 +406,10 @@ class LLMProposer:
         version = proposal.provenance.version + 1
         base_id, new_id = proposal.base_id, proposal.next_id
         difficulty, _ = target_difficulty(proposal, evidence)
-        messages = self.refine_prompt(proposal, evidence)
+        try:
+            messages = self.refine_prompt(proposal, evidence)
+        except ProposalInvalid as exc:  # a browser proposal whose seed the pools no longer hold
+            return self._rejected(base_id, "refine", str(exc), Usage()), Usage()
         api_seed = self._api_seed(run_seed, new_id, "refine")
         usage = Usage()
         try:
@@ -380,7 +426,11 @@ class LLMProposer:
                     merged.pop(path, None)
                 else:
                     merged[path] = content
-            files = check_files(merged)
+            if self.domain == "browser":
+                site, seed = self._grounding(proposal)
+                files = check_browser_files(site, merged, answer.instruction, seed)
+            else:
+                files = check_files(merged)
             old = proposal.provenance
             made: Proposal | Rejected = proposal.model_copy(
                 update={
@@ -412,6 +462,14 @@ class LLMProposer:
     # --- prompts -----------------------------------------------------------------------------------------
 
     def write_files_prompt(self, proposal: Proposal) -> Messages:
+        if self.domain == "browser":
+            return prompts.browser_write_files_messages(
+                title=proposal.title,
+                instruction=proposal.instruction,
+                category=proposal.category,
+                difficulty=proposal.difficulty,
+                site=self._site_shown(proposal, whole=True),
+            )
         items = [self._by_ref[ref] for ref in proposal.provenance.pool_items if ref in self._by_ref]
         return prompts.write_files_messages(
             self.domain,
@@ -425,6 +483,10 @@ class LLMProposer:
     def refine_prompt(self, proposal: Proposal, evidence: Evidence) -> Messages:
         _, advice = target_difficulty(proposal, evidence)
         files = proposal.files.files if proposal.files else None
+        site = None
+        if self.domain == "browser":
+            site = self._site_shown(proposal, whole=False)
+            files = {p: t for p, t in files.items() if p in MODEL_FILES} if files else None
         return prompts.refine_messages(
             self.domain,
             version=proposal.provenance.version,
@@ -439,6 +501,7 @@ class LLMProposer:
             detail=clip(evidence.detail.strip("\n"), DETAIL_BYTES, tail=True),
             pass_rate=evidence.pass_rate,
             advice=advice,
+            site=site,
         )
 
     @staticmethod
@@ -456,11 +519,60 @@ class LLMProposer:
         chosen by the run's seed and the index, so a dry run shows what a real one sends)."""
         api_seed = self._api_seed(request.seed, index)
         rng = random.Random(api_seed)
+        if self.domain == "browser":
+            item = rng.choice(self._site_seeds())
+            persona = rng.choice(request.personas) if request.personas else None
+            site = self._site(item, seed_excerpt(load_seed(item)))
+            messages = prompts.browser_propose_messages(index, site, persona, SITES)
+            return messages, [item], persona, api_seed
         every = self.pools.all
         items = rng.sample(every, min(self.config.pool_items_shown, len(every)))
         persona = rng.choice(request.personas) if request.personas else None
         messages = prompts.propose_messages(self.domain, index, [shown(item) for item in items], persona)
         return messages, items, persona, api_seed
+
+    # --- browser grounding -------------------------------------------------------------------------------
+
+    def _site_seeds(self) -> list[PoolItem]:
+        """The pools' site seeds (`<site>.json` of one of the five sites): the web pool."""
+        seeds = [item for item in self.pools.items("json") if item.name.removesuffix(".json") in SITES]
+        if not seeds:
+            raise ProposalInvalid(f"the pools hold no site seed ({', '.join(s + '.json' for s in SITES)})")
+        return seeds
+
+    @staticmethod
+    def _site(item: PoolItem, seed_text: str) -> Site:
+        name = item.name.removesuffix(".json")
+        return Site(name=name, reference=reference(name), seed_path=item.path, seed=seed_text)
+
+    def _browser_site(self, answer: _ProposeAnswer, shown_item: PoolItem) -> PoolItem:
+        """The seed a browser proposal is grounded in: its site's (the one shown, unless the model chose
+        another the pools hold); ProposalInvalid for an unknown site or an instruction without the URL."""
+        site = answer.site.lower() or shown_item.name.removesuffix(".json")
+        if site not in SITES:
+            raise ProposalInvalid(f"site: {site!r} is not one of the sites ({', '.join(SITES)})")
+        if SITE_URL not in answer.instruction:
+            raise ProposalInvalid(f"instruction: it never names the site's URL {SITE_URL}")
+        if shown_item.name == f"{site}.json":
+            return shown_item
+        found = [item for item in self._site_seeds() if item.name == f"{site}.json"]
+        if not found:
+            raise ProposalInvalid(f"site: the pools hold no seed of the {site} site")
+        return found[0]
+
+    def _grounding(self, proposal: Proposal) -> tuple[str, dict[str, Any]]:
+        """A browser proposal's site and the seed it was grounded in (a fresh copy)."""
+        site = str(proposal.provenance.params.get("site", ""))
+        item = next((self._by_ref[r] for r in proposal.provenance.pool_items if r in self._by_ref), None)
+        if site not in SITES or item is None:
+            raise ProposalInvalid(f"the proposal's site {site!r} or its seed is not in the pools")
+        return site, load_seed(item)
+
+    def _site_shown(self, proposal: Proposal, whole: bool) -> Site:
+        site, seed = self._grounding(proposal)
+        item = next(self._by_ref[r] for r in proposal.provenance.pool_items if r in self._by_ref)
+        text = clip(item.read_text(), SEED_BYTES) if whole else seed_excerpt(seed)
+        return Site(name=site, reference=reference(site), seed_path=item.path, seed=text)
 
     # --- the model call ----------------------------------------------------------------------------------
 

@@ -3,7 +3,9 @@ refine), rendered with jinja2.
 
 Each system prompt starts with a stable marker line, `TASK: <kind>`, so a log reader (or the scripted
 server the tests use) can tell the calls apart; the rules for a task's files are shared by write_files
-and refine, so a refined task is held to the same rules as a first one.
+and refine, so a refined task is held to the same rules as a first one. Browser tasks have their own
+propose and write_files templates and file rules (the model writes the action script, the checker and
+maybe the seed of one local site, shown with its reference: synth/web_sites.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ DOMAIN_BRIEFS = {
         "The agents are personal and office assistants (in the style of OpenClaw) working in a user's "
         "workspace: they read and write files, clean and summarise data, fix configuration, search logs, "
         "update small databases and repositories, all from a shell."
+    ),
+    "browser": (
+        "The agents use a web browser (screenshots in, clicks and keystrokes out) on small local web "
+        "sites served at http://127.0.0.1:8080/ with no network: a shop, a mail client, a room booking "
+        "calendar, a wiki and a forum, each over one SQLite database."
     ),
 }
 GENERIC_BRIEF = "The agents work in a Linux container from a shell, on tasks of the {domain} domain."
@@ -68,6 +75,104 @@ whole text. The files and their rules:
   honestly, reading the inputs and computing the result (not writing a memorised answer), so that the
   tests pass after it runs and fail before it runs.
 - Do not write `task.toml` or `instruction.md`: they are made from the task's description."""
+
+BROWSER_FILE_RULES = """\
+A browser task runs on an image where the site is installed from `environment/seed.json` and served at
+http://127.0.0.1:8080/ when the container starts. You write three files; the Dockerfile,
+`solution/solve.sh` (it replays your script) and `tests/test.sh` (it runs your checker and writes the
+reward) are written for you, do not write them.
+
+- `solution/actions.json`: the reference solution, a JSON list of steps a person would take:
+  {"action": "goto", "url": "http://127.0.0.1:8080/..."}, {"action": "click", "selector": "#id"},
+  {"action": "type", "selector": "#id", "text": "..."} (clicks the field, replaces its text),
+  {"action": "key", "key": "Enter"}, {"action": "scroll", "dy": 5000}, and last either
+  {"action": "answer", "text": "..."} (a lookup: the final answer) or {"action": "done"}.
+  Selectors are `#id` only, ids the site's reference lists (a `{id}` / `{slug}` part filled in with a
+  real row's value of the seed). A control must be on screen (1280x800) when it is clicked: before a
+  click on a long page's last control (a form's submit button), scroll down (dy 5000) first.
+- `tests/check.py`: the hidden checker, python3 with the standard library only, run after the agent is
+  done. It reads the site's database read-only and/or the final answer in /app/answer.txt, embeds the
+  expected values (computed by you from the seed), prints what is wrong and exits 0 when the task is
+  done, 1 otherwise. Compare answers exactly after normalising case, spacing and a final full stop
+  (money as cents), never by substring (a list of candidates must fail). Check the state the task asks
+  for (the row written, with exactly the values asked) and that nothing else that must not change did.
+  A run that does nothing must fail.
+- `environment/seed.json` (optional): the site's seed, whole, changed where the task needs particular
+  data (same keys, lists may be edited); leave it out to use the seed shown unchanged.
+
+An example (a lookup on the shop):
+{"solution/actions.json": [{"action": "goto", "url": "http://127.0.0.1:8080/"},
+  {"action": "click", "selector": "#category-outdoor"}, {"action": "click", "selector": "#sort-price-asc"},
+  {"action": "answer", "text": "Waterproof Match Case"}],
+ "tests/check.py": "#!/usr/bin/env python3\\nimport sqlite3, sys\\n... compare the normalised answer
+  with 'Waterproof Match Case'; check the orders and the cart did not change ...;
+  sys.exit(1 if problems else 0)\\n"}"""
+
+BROWSER_PROPOSE_SYSTEM = """\
+{{ marker }}
+You design tasks for training and evaluating AI agents that use a web browser. {{ brief }}
+
+A task is one request a real person would make of such an agent on one of these sites, with a precise,
+checkable outcome: once the agent is done, a hidden checker reads the site's database (a booking made,
+a message sent, a page edited, an order placed) or the agent's final answer (a lookup) and decides pass
+or fail. A good task:
+- is grounded in the site's data shown: it names real rows (products, messages, rooms, pages, threads);
+- names the site's URL http://127.0.0.1:8080/ and gives every value the agent must type (names,
+  addresses, dates, times, texts), so there is exactly one right outcome;
+- takes real browsing (finding, comparing, filling a form) of 3 to 20 steps;
+- for a lookup, asks one question with one exact answer, and never contains the answer; it ends with
+  "Give the answer as your final answer.";
+- can be done with the site's pages and controls as listed; never mentions the checker or a reward.
+
+Answer with one JSON object and nothing else, with these keys:
+{
+  "site": "the site the task is for: {{ sites }}",
+  "id_hint": "a short kebab-case name, e.g. shop-cheapest-kettle",
+  "title": "one line: what the agent must do",
+  "instruction": "the whole request to the agent, with the site's URL and every value needed",
+  "category": "one word: lookup, form, edit, booking, messaging, shopping, ...",
+  "difficulty": 1, 2 or 3 (easy, medium, hard),
+  "keywords": ["3 to 6 lowercase keywords"]
+}"""
+
+BROWSER_PROPOSE_USER = """\
+Propose task {{ index }} of this batch for the browser domain, on the `{{ site }}` site.
+{% if persona %}
+The person asking: {{ persona }}. Write the request as they would put it, for their situation.
+{% endif %}
+
+{{ reference }}
+The site's data (seed {{ seed_path }}, an excerpt):
+{{ fence }}
+{{ seed }}
+{{ fence }}"""
+
+BROWSER_WRITE_FILES_SYSTEM = """\
+{{ marker }}
+You turn a task description into the files of a runnable, verifiable browser task for AI agents.
+{{ brief }}
+
+{{ file_rules }}
+
+Answer with one JSON object and nothing else:
+{"files": {"solution/actions.json": [...steps...], "tests/check.py": "...",
+ "environment/seed.json": {...} (optional)}}"""
+
+BROWSER_WRITE_FILES_USER = """\
+Write the files of this task on the `{{ site }}` site.
+
+Title: {{ title }}
+Category: {{ category }}; difficulty: {{ difficulty }} of 3
+The instruction the agent gets (instruction.md):
+{{ fence }}
+{{ instruction }}
+{{ fence }}
+
+{{ reference }}
+The site's seed (environment/seed.json unless you change it):
+{{ seed_fence }}
+{{ seed }}
+{{ seed_fence }}"""
 
 PROPOSE_SYSTEM = """\
 {{ marker }}
@@ -256,11 +361,64 @@ def domain_brief(domain: str) -> str:
     return DOMAIN_BRIEFS.get(domain, GENERIC_BRIEF.format(domain=domain))
 
 
-def _system(template: str, kind: Kind, domain: str) -> str:
-    rules = _render(FILE_RULES, tools=BASE_TOOLS).rstrip("\n")
+def _system(template: str, kind: Kind, domain: str, **extra: Any) -> str:
+    rules = BROWSER_FILE_RULES if domain == "browser" else _render(FILE_RULES, tools=BASE_TOOLS).rstrip("\n")
     return _render(
-        template, marker=marker(kind), brief=domain_brief(domain), tools=BASE_TOOLS, file_rules=rules
+        template, marker=marker(kind), brief=domain_brief(domain), tools=BASE_TOOLS, file_rules=rules, **extra
     )
+
+
+@dataclass(frozen=True)
+class Site:
+    """The site a browser prompt is about: its reference (synth/web_sites.py) and its seed's text."""
+
+    name: str
+    reference: str
+    seed_path: str
+    seed: str
+
+
+def browser_propose_messages(
+    index: int, site: Site, persona: str | None, sites: tuple[str, ...]
+) -> list[dict[str, str]]:
+    user = _render(
+        BROWSER_PROPOSE_USER,
+        index=index,
+        site=site.name,
+        persona=persona,
+        reference=site.reference,
+        seed_path=site.seed_path,
+        seed=site.seed,
+        fence=fence_for(site.seed),
+    )
+    return [
+        {
+            "role": "system",
+            "content": _system(BROWSER_PROPOSE_SYSTEM, "propose", "browser", sites=", ".join(sites)),
+        },
+        {"role": "user", "content": user},
+    ]
+
+
+def browser_write_files_messages(
+    title: str, instruction: str, category: str, difficulty: int, site: Site
+) -> list[dict[str, str]]:
+    user = _render(
+        BROWSER_WRITE_FILES_USER,
+        site=site.name,
+        title=title,
+        instruction=instruction.strip(),
+        fence=fence_for(instruction),
+        category=category,
+        difficulty=difficulty,
+        reference=site.reference,
+        seed=site.seed,
+        seed_fence=fence_for(site.seed),
+    )
+    return [
+        {"role": "system", "content": _system(BROWSER_WRITE_FILES_SYSTEM, "write_files", "browser")},
+        {"role": "user", "content": user},
+    ]
 
 
 def propose_messages(
@@ -308,7 +466,9 @@ def refine_messages(
     detail: str,
     pass_rate: float | None,
     advice: str,
+    site: Site | None = None,
 ) -> list[dict[str, str]]:
+    """A refine call's messages; a browser task's (`site` given) show the site's reference too."""
     side_words = {
         "task": "the task",
         "agent": "the agent (the task is sound)",
@@ -335,6 +495,8 @@ def refine_messages(
         detail_fence=fence_for(detail),
         advice=advice,
     )
+    if site is not None:
+        user += f"\nThe `{site.name}` site the task runs on:\n\n{site.reference}"
     return [
         {"role": "system", "content": _system(REFINE_SYSTEM, "refine", domain)},
         {"role": "user", "content": user},
