@@ -67,6 +67,9 @@ class ModelRecipe(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     sft_epochs: int = Field(default=0, ge=0)
+    sft_updates: int | None = Field(default=None, ge=1)
+    """A cap on the warm start's chain updates (epochs x chains): a catalog with more oracle chains gets
+    fewer epochs, so the warm start costs about the same on one task or a whole catalog."""
     sft_lr: float = Field(default=1e-4, gt=0)
     sft_batch_size: int = Field(default=4, ge=1)
     lr: float = Field(default=1e-5, gt=0)
@@ -87,8 +90,12 @@ RECIPES: dict[str, ModelRecipe] = {
     # measured on shop-express-skillets' oracle run (12 chains, 534 teacher tokens): one chain per step at
     # 3e-3 takes the teacher tokens' summed log-prob from -4,442 to -106 in 30 epochs and -10.5 in 60 (a
     # batch of 4 learns far slower); after 100 epochs 0 of 8 rollouts at T=1 passed (the first step's URL
-    # still wrong), after 150 7 of 8 (docs/training.md, "tiny-vl")
-    "tiny-vl": ModelRecipe(sft_epochs=150, sft_lr=3e-3, sft_batch_size=1, lr=3e-4),
+    # still wrong), after 150 7 of 8. On the whole of catalog/browser (21 tasks, 156 chains) 150 epochs
+    # would take over an hour on 2 cores: the cap of 9,400 chain updates gives it 60 (26 min), after which
+    # 1 of 21 tasks passed at T=0.7, and 4 of 21 after two GRPO steps (docs/training.md, "tiny-vl")
+    "tiny-vl": ModelRecipe(
+        sft_epochs=150, sft_updates=9_400, sft_lr=3e-3, sft_batch_size=1, lr=3e-4, temperature=0.7
+    ),
 }
 """The embedded models' recipes; a `--model DIR` gets `ModelRecipe()` (no warm start, GRPO at T=1)."""
 
@@ -106,6 +113,8 @@ class EmbeddedConfig(BaseModel):
     size is 128, the smallest head size vLLM's CPU attention takes)."""
     sft_epochs: int = Field(default=RECIPES["tiny"].sft_epochs, ge=0)
     """0 skips the warm start (GRPO from the model as it is)."""
+    sft_updates: int | None = Field(default=None, ge=1)
+    """ModelRecipe.sft_updates: fewer epochs when the oracle's chains are many."""
     sft_lr: float = Field(default=RECIPES["tiny"].sft_lr, gt=0)
     sft_batch_size: int = Field(default=RECIPES["tiny"].sft_batch_size, ge=1)
     train_layers: int | None = Field(default=None, ge=1)
@@ -151,6 +160,7 @@ def embedded_policy(
     on_rollout: Callable[[RolloutResult], None] = lambda result: None,
     on_sft_step: Callable[[int, StepMetrics], None] = lambda epoch, metrics: None,
     judge: WebJudge | None = None,
+    on_sft_start: Callable[[int, int], None] = lambda epochs, chains: None,
 ) -> Path:
     """The model directory to start GRPO from (built once per run directory); `judge` judges the oracle's
     rollouts of open-ended tasks."""
@@ -180,8 +190,17 @@ def embedded_policy(
             lr=config.sft_lr, seed=config.seed, bf16=config.bf16, train_layers=config.train_layers
         ),
     )
-    train(trainer, samples, config.sft_epochs, config.sft_batch_size, config.seed, on_sft_step)
+    epochs = sft_epochs_for(config.sft_epochs, config.sft_updates, len(samples))
+    on_sft_start(epochs, len(samples))
+    train(trainer, samples, epochs, config.sft_batch_size, config.seed, on_sft_step)
     return export_once(trainer.export_weights, sft_dir)
+
+
+def sft_epochs_for(epochs: int, updates: int | None, chains: int) -> int:
+    """The warm start's epochs: `epochs`, or fewer where `updates` caps epochs x chains (at least one)."""
+    if updates is None or chains == 0:
+        return epochs
+    return max(1, min(epochs, updates // chains))
 
 
 def export_once(export: Callable[[Path], Path], dest: Path) -> Path:

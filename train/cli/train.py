@@ -513,6 +513,7 @@ def rl(
         embedded = EmbeddedConfig(
             model=embedded_model or "tiny",
             sft_epochs=recipe.sft_epochs if sft_epochs is None else sft_epochs,
+            sft_updates=recipe.sft_updates if sft_epochs is None else None,  # --sft-epochs: as given
             sft_lr=recipe.sft_lr,
             sft_batch_size=recipe.sft_batch_size,
             train_layers=layers,
@@ -554,6 +555,11 @@ def rl(
                             bar, completed=len(images) * len(bundles) + e
                         ),
                         judge=WebJudge(judge) if judge else None,
+                        on_sft_start=lambda epochs, chains: progress.update(
+                            bar,
+                            total=len(images) * len(bundles) + epochs,
+                            description=f"warm start of {model}: SFT, {epochs} epochs over {chains} chains",
+                        ),
                     )
             console.print(f"starting policy: {start_model} ({time.monotonic() - started:.0f}s)")
             if embedded.sft_epochs:
