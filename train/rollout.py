@@ -240,22 +240,23 @@ def run_rollout(
                 rewards.append(verdict.reward)
                 if step is not None and not min_reward_met(step, verdict.reward, verdict.details):
                     break
-            reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
-        if task.config.verifier.judge and passed(reward):  # the sandbox is gone: a judge may take minutes
-            try:
-                result.judge = _judged(judge, task, proxy, rollout_id, result.harness_run)
-            except JudgeError as exc:
-                result.status, result.error, result.error_class = "verifier-error", str(exc), "JudgeError"
-                return _finish(result, proxy, task, harness, started)
-            reward = reward if result.judge.success else 0.0
-        result.reward = reward
-        result.status = "scored"
+            # scored before the sandbox is removed: a container the agent made hard to remove (a fork
+            # bomb) is recorded as an error beside its score, never turns its score into an infra error
+            result.reward = rewards[0] if not task.steps else combine_rewards(task, rewards)
+            result.status = "scored"
     except (EnvsError, RolloutNotConfigured) as exc:
         result.error, result.error_class = str(exc), type(exc).__name__
     except Exception as exc:  # a bug of ours, or of a library: recorded here, the set goes on
         result.status, result.reward = "infra-error", None
         result.error, result.error_class = str(exc), type(exc).__name__
         result.traceback = traceback.format_exc()
+    if result.status == "scored" and task.config.verifier.judge and passed(result.reward or 0.0):
+        try:  # after the sandbox is gone: a judge model may take minutes
+            result.judge = _judged(judge, task, proxy, rollout_id, result.harness_run)
+            result.reward = result.reward if result.judge.success else 0.0
+        except JudgeError as exc:
+            result.status, result.reward = "verifier-error", None
+            result.error, result.error_class = str(exc), "JudgeError"
     return _finish(result, proxy, task, harness, started)
 
 

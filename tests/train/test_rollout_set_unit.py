@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from envs.errors import SandboxError
 from envs.sandbox import ExecResult
 from envs.task import Task, load_task
 from proxy.engines.scripted import ScriptedEngine
@@ -235,3 +236,28 @@ def test_bad_set_sizes_are_refused(option: str, value: int, tmp_path: Path) -> N
             run_dir=tmp_path,
             model="m",
         )
+
+
+def test_a_sandbox_the_engine_will_not_remove_keeps_the_rollouts_score(
+    tasks: list[tuple[Task, str]], proxy: RunningProxy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent can leave its container hard to remove (a fork bomb: "tried to kill container, but did
+    not receive an exit event"). The rollout was scored before the removal: the score stands and the
+    error is noted beside it; the agent's failure never becomes an infrastructure error."""
+    backend = _backend(tmp_path, monkeypatch, _agent())
+    stop = FakeSandbox.stop
+
+    def refuse(self: FakeSandbox) -> None:
+        stop(self)
+        if self.spec.role == "agent":
+            raise SandboxError(f"could not remove sandbox {self.name} within 30s: no exit event")
+
+    monkeypatch.setattr(FakeSandbox, "stop", refuse)
+    results = _run(tasks, proxy, tmp_path / "set")
+    assert [(r.task, r.status, r.reward, r.error_class) for r in results] == [
+        ("a", "scored", 1.0, "SandboxError"),
+        ("a", "scored", 1.0, "SandboxError"),
+        ("b", "scored", 0.0, "SandboxError"),
+        ("b", "scored", 0.0, "SandboxError"),
+    ]
+    assert len(backend.sandboxes) >= 4
