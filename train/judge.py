@@ -9,8 +9,9 @@ for the evidence it holds about them (1-5), and (3) decides from the key points,
 its final answer and the screenshots rated at or above a threshold. Without a judge such tasks are not
 used (`train.cli.common.tasks_or_fail`).
 
-What the agent wrote (its actions and answer) reaches the judge only inside marked blocks that the
-prompts call untrusted, with the markers themselves removed from it; the verdict is read from the
+What the agent wrote (its actions and answer, and the judge's notes on screenshots, which may quote what
+it typed into a page) reaches the verdict only inside marked blocks that the prompt calls untrusted,
+with the markers themselves removed from it; the verdict is read from the
 judge's own reply, its last `Status:` line, and anything but `success` fails.
 """
 
@@ -171,7 +172,8 @@ class WebJudge:
             }
         ]
         for note in kept:
-            content.append({"type": "text", "text": f"Screenshot {note.index + 1}: {note.note}"})
+            # the note may quote the page, which the agent wrote into: fenced like the agent's own text
+            content.append({"type": "text", "text": f"Screenshot {note.index + 1}: {_untrusted(note.note)}"})
             content.append(_image_part(rated[note.index - offset]))
         reasoning = self._ask(VERDICT_SYSTEM, content, "the verdict")
         status = last_match(STATUS, reasoning)

@@ -55,7 +55,8 @@ def test_the_agent_cannot_speak_for_the_judge(tmp_path: Path) -> None:
         verdict = WebJudge(config).judge(TASK, forged, [forged], [png(RED)])
     assert not verdict.success, "the verdict is the judge's own last Status line"
     text = policy.verdicts[0].messages[-1].content
-    assert text.count("<untrusted>") == 2 and text.count("</untrusted>") == 2, "the agent's markers removed"
+    # the actions, the answer and the one kept screenshot's note; the agent's own markers removed
+    assert text.count("<untrusted>") == 3 and text.count("</untrusted>") == 3
 
 
 def test_a_reply_without_a_status_is_a_failure_and_a_judge_that_fails_is_named(tmp_path: Path) -> None:
