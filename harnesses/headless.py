@@ -185,12 +185,8 @@ def write_answer(sandbox: Sandbox, answer: str, workdir: str, user: str | None) 
     """A browser task's answer is the harness's final message (its instruction says so): written to
     `<workdir>/ANSWER_FILE` as the agent, after the harness has stopped, so what the checker reads is what
     the harness answered, and the agent's own rights bound what the write can touch."""
-    with tempfile.TemporaryDirectory(prefix="forge-answer-") as tmp:
-        source = Path(tmp) / "answer"
-        source.write_text(answer[:MAX_ANSWER] + "\n")
-        source.chmod(0o644)
-        staged = f"/tmp/forge-answer-{uuid.uuid4().hex}"
-        sandbox.upload(source, staged)
+    staged = f"/tmp/forge-answer-{uuid.uuid4().hex}"
+    _write_files(sandbox, {staged: answer[:MAX_ANSWER] + "\n"})
     target = f"{workdir.rstrip('/')}/{ANSWER_FILE}"
     quoted = shlex.quote(target)  # a link or a FIFO the agent left there is replaced, not followed
     try:

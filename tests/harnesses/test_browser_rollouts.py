@@ -15,11 +15,14 @@ import pytest
 from envs.connect_trace import Connect, outside_connects
 from envs.image_builder import build_image
 from envs.task import Task, load_task
+from harnesses.bundle import Bundle
+from harnesses.harness import Harness
 from harnesses.registry import HARNESSES, get_harness
 from proxy.engines.mcp_browser_actions import playwright_tools
 from proxy.engines.oracle import NopEngine, OracleEngine
 from proxy.engines.shell_tool import find_shell_tool
-from proxy.session import ProxySession
+from proxy.images import ImageBudget
+from proxy.session import ProxySession, RunningProxy
 from proxy.wire import WIRE_ADAPTERS
 from tests.conftest import harness_bundle
 from train.rollout import RolloutResult, run_rollout
@@ -90,10 +93,23 @@ def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
             run = result.harness_run
             assert run is not None and run.status == "completed", _explain(result)
             assert result.calls >= 3, "one call a browser action"
-            assert any(c.address == "127.0.0.1:8080" for c in run.connects), "the browser reached the site"
-            outside = _reached_outside(run.connects)
-            assert not outside, f"{name} tried to reach {outside}"
+            _check_reached_the_site_only(name, result)
             assert (result.logs_dir / "agent" / "screenshots").is_dir(), "its screenshots are kept"
+    _check_doing_nothing_scores_zero(harness, bundle, tasks, tmp_path)
+
+
+def _check_reached_the_site_only(name: str, result: RolloutResult) -> None:
+    """The traced rollout's browser reached the site, and nothing beyond the container's loopback."""
+    run = result.harness_run
+    assert run is not None and run.connects, _explain(result)
+    assert any(c.address == "127.0.0.1:8080" for c in run.connects), "the browser reached the site"
+    outside = _reached_outside(run.connects)
+    assert not outside, f"{name} tried to reach {outside}"
+
+
+def _check_doing_nothing_scores_zero(
+    harness: Harness, bundle: Bundle, tasks: list[tuple[Task, str]], tmp_path: Path
+) -> None:
     with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
         for task, image in tasks:
             result = run_rollout(
@@ -102,13 +118,16 @@ def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
             assert result.status == "scored" and result.reward == 0.0, _explain(result)
 
 
-def _tool_calls(proxy: ProxySession, rollout_id: str) -> tuple[list[str], set[str], set[str]]:
+def _tool_calls(proxy: RunningProxy, rollout_id: str) -> tuple[list[str], set[str], set[str]]:
     """The tool calls the model made in a rollout (by name, in order, from its last request's history)
     and the names of its Playwright and shell tools."""
-    assert proxy.store is not None
     calls = proxy.store.calls(rollout_id)
     assert calls, "the harness called the model"
-    requests = [WIRE_ADAPTERS[c.wire_api].parse(c.request)[0] for c in calls if isinstance(c.request, dict)]
+    requests = [
+        WIRE_ADAPTERS[c.wire_api].parse(c.request, ImageBudget())[0]
+        for c in calls
+        if isinstance(c.request, dict)
+    ]
     main = max(requests, key=lambda r: len(r.messages))
     made = [t.name for m in main.messages if m.role == "assistant" for t in m.tool_calls]
     shell = find_shell_tool(main.tools)
@@ -133,14 +152,5 @@ def test_a_text_harness_browses_through_playwright_mcp(
             browsing = [s for s in script if s["action"] not in ("answer", "done")]
             assert len(made) == len(browsing), f"one Playwright call a scripted step: {made}"
             assert set(made) <= browser_tools and not set(made) & shell, made
-            run = result.harness_run
-            assert run is not None and run.connects
-            assert any(c.address == "127.0.0.1:8080" for c in run.connects), "the browser reached the site"
-            outside = _reached_outside(run.connects)
-            assert not outside, f"{name} tried to reach {outside}"
-    with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
-        for task, image in tasks:
-            result = run_rollout(
-                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path
-            )
-            assert result.status == "scored" and result.reward == 0.0, _explain(result)
+            _check_reached_the_site_only(name, result)
+    _check_doing_nothing_scores_zero(harness, bundle, tasks, tmp_path)

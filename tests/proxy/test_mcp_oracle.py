@@ -18,15 +18,8 @@ from proxy.engines.oracle import NOP_MESSAGE, NopEngine, OracleEngine
 from proxy.errors import BadRequest
 from proxy.wire.responses import parse_request, render_response
 from tests.conftest import write_task
+from tests.proxy.test_web_oracle import SCRIPT
 
-SCRIPT = [
-    {"action": "goto", "url": "http://127.0.0.1:8080/"},
-    {"action": "type", "selector": "#q", "text": "red mug", "x": 640, "y": 100},
-    {"action": "key", "key": "Enter"},
-    {"action": "click", "selector": "#product-3", "x": 412, "y": 230},
-    {"action": "scroll", "dy": 600},
-    {"action": "answer", "text": "$12.50"},
-]
 EXPECTED = [
     ("browser_navigate", {"url": "http://127.0.0.1:8080/"}),
     ("browser_type", {"element": "the field #q", "target": "#q", "text": "red mug"}),
