@@ -20,7 +20,19 @@ from rich.table import Table
 
 from envs.base_image import BaseRecipe, build_base_image
 from envs.browser_record import actions_path, record_actions
-from envs.cli_support import console, err, fail, interruptible, progress_bar
+from envs.cli_support import (
+    BackendOpt,
+    KubeconfigOpt,
+    NamespaceOpt,
+    RegistryOpt,
+    console,
+    err,
+    fail,
+    interruptible,
+    progress_bar,
+    use_backend,
+)
+from envs.cluster_images import push_image
 from envs.docker_client import docker_client, relay_root
 from envs.engine_limits import EngineLimits, engine_limits
 from envs.errors import EnvsError
@@ -179,6 +191,15 @@ def build(
             "(apt, uv, pip) then verifies offline. Redone only when the image or the tests change.",
         ),
     ] = False,
+    push: Annotated[
+        str | None,
+        typer.Option(
+            "--push",
+            metavar="REGISTRY",
+            help="Also push each image as REGISTRY/<tag> for a cluster (--backend k8s --registry REGISTRY): "
+            "an image the registry holds under its content-hash tag is not pushed again.",
+        ),
+    ] = None,
 ) -> None:
     """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
     catalog_tasks = _load_tasks(tasks, catalog)
@@ -205,6 +226,10 @@ def build(
     for r in results:
         if not r.ok:
             err.print(f"[red]{escape(r.error or '')}[/red]")
+    if push:
+        failed_pushes = _push(results, push)
+        if failed_pushes:
+            raise typer.Exit(1)
     if prepare_verifier:
         by_name = {task.name: task for task in loaded}
         for r in results:
@@ -248,6 +273,23 @@ def record(tasks: TaskArgs = None, catalog: CatalogOpt = None) -> None:
     failed = _over_tasks("recording", len(browser), work)
     if failed:
         raise typer.Exit(1)
+
+
+def _push(results: list[BuildResult], registry: str) -> int:
+    """Push every built image to `registry`; returns how many failed (each said)."""
+    failed = 0
+    client = docker_client()
+    for r in results:
+        if not r.ok or r.tag is None:
+            continue
+        try:
+            with console.status(f"pushing {r.tag} to {registry}"):
+                remote, pushed = push_image(client, r.tag, registry)
+            console.print(f"{r.task}: {'pushed' if pushed else 'already in the registry:'} {remote}")
+        except EnvsError as exc:
+            err.print(f"[red]{escape(f'{r.task}: {exc}')}[/red]")
+            failed += 1
+    return failed
 
 
 def _prepare_verifier(task: Task, tag: str) -> None:
@@ -298,9 +340,14 @@ def verify(
         bool, typer.Option("--no-forgery", help="Skip the forgery stage (the built-in attacks).")
     ] = False,
     verifier_network: VerifierNetworkOpt = False,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """The gate: the solution scores the top of the reward range every run, doing nothing and every
     built-in forgery score the bottom, no hidden file is in the image."""
+    backend = use_backend(backend, namespace, kubeconfig, registry)
     catalog_tasks = _load_tasks(tasks, catalog)
     loaded = catalog_tasks.tasks
     started = time.monotonic()
@@ -316,6 +363,7 @@ def verify(
                 on_done=lambda r: advance(r.task),
                 forgery=not no_forgery,
                 verifier_network=verifier_network,
+                backend=backend,
             ),
         )
         if loaded
@@ -361,8 +409,24 @@ def gc(
         bool, typer.Option("--images", help="Also remove task images (openforge/task-*).")
     ] = False,
     task: Annotated[str | None, typer.Option("--task", help="Only containers of this task.")] = None,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="k8s: only the pods of this run (openforge.run label).")
+    ] = None,
+    driver: Annotated[
+        str | None,
+        typer.Option("--driver", help="k8s: every object of one driver process (openforge.driver label)."),
+    ] = None,
 ) -> None:
-    """Remove leftover OpenForge containers (those whose owner process is gone, or all with --all)."""
+    """Remove leftover OpenForge containers (those whose owner process is gone, or all with --all); with
+    --backend k8s, the pods, network policies and run parents labelled ours (--run, --driver or --all)."""
+    if use_backend(backend, namespace, kubeconfig) == "k8s":
+        _gc_k8s(run, driver, all_owners)
+        return
+    if run or driver:
+        raise fail("--run and --driver are for --backend k8s")
     try:
         client = docker_client()
     except EnvsError as exc:
@@ -377,3 +441,17 @@ def gc(
                 client.images.remove(tag, noprune=False)
                 count += 1
         console.print(f"removed {count} task image tag(s)")
+
+
+def _gc_k8s(run: str | None, driver: str | None, include_all: bool) -> None:
+    from envs.k8s_reaper import remove_objects
+    from envs.k8s_run import settings
+
+    if not (run or driver or include_all):
+        raise fail("say what to remove on the cluster: --run ID, --driver ID or --all")
+    try:
+        removed = remove_objects(settings(), run=run, driver=driver, include_all=include_all)
+    except EnvsError as exc:
+        raise fail(str(exc)) from exc
+    for kind, names in removed.items():
+        console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""))

@@ -11,6 +11,8 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -78,3 +80,52 @@ def progress_bar() -> Progress:
         console=console,
         transient=False,
     )
+
+
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="Where sandboxes run: docker (this machine's engine) or k8s (one pod per sandbox on a cluster; "
+        "see docs/kubernetes.md).",
+    ),
+]
+NamespaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--namespace", help="k8s: the namespace pods run in (default: $FORGE_K8S_NAMESPACE, else default)."
+    ),
+]
+KubeconfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--kubeconfig", help="k8s: the kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)."
+    ),
+]
+RegistryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--registry",
+        help="k8s: pods pull <REGISTRY>/<task image tag> (pushed with `forge-env build --push REGISTRY`); "
+        "default: the local tags, for a cluster that has them (kind load docker-image).",
+    ),
+]
+
+
+def use_backend(
+    backend: str, namespace: str | None = None, kubeconfig: Path | None = None, registry: str | None = None
+) -> str:
+    """Check the backend's name, make it the process's default (every sandbox the command starts, in
+    whatever layer, uses it) and, for k8s, set the cluster settings; returns the name."""
+    from envs.sandbox import BACKENDS, set_default_backend
+
+    if backend not in BACKENDS:
+        raise fail(f"unknown --backend {backend!r}; known: {', '.join(sorted(BACKENDS))}")
+    set_default_backend(backend)
+    if backend == "k8s":
+        from envs.k8s_run import configure
+
+        configure(namespace=namespace, kubeconfig=str(kubeconfig) if kubeconfig else None, registry=registry)
+    elif namespace or kubeconfig or registry:
+        raise fail("--namespace, --kubeconfig and --registry are for --backend k8s")
+    return backend

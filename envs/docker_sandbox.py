@@ -43,7 +43,7 @@ from envs.errors import (
 from envs.host_processes import HostProcess, boot_ticks, container_processes, kill_processes
 from envs.model_relay import ModelRelay
 from envs.reaper import MODEL_MOUNT
-from envs.sandbox import ExecResult, PathChange, ProcessDefaults, Sandbox, SandboxSpec
+from envs.sandbox import ExecResult, OutputBuffer, PathChange, ProcessDefaults, Sandbox, SandboxSpec
 from envs.task_config import NetworkMode
 
 log = logging.getLogger("forge.envs")
@@ -84,32 +84,6 @@ def _shared_client() -> docker.DockerClient:
         if _client is None:
             _client = docker_client()
         return _client
-
-
-class _Output:
-    """Collects a stream up to a cap (keeps the head; counts what was dropped)."""
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-        self.size = 0
-        self.dropped = 0
-
-    def add(self, data: bytes | None) -> None:
-        if not data:
-            return
-        room = MAX_OUTPUT_BYTES - self.size
-        if room <= 0:
-            self.dropped += len(data)
-            return
-        self.parts.append(data[:room])
-        self.size += min(room, len(data))
-        self.dropped += max(0, len(data) - room)
-
-    def text(self) -> str:
-        out = b"".join(self.parts).decode("utf-8", errors="replace")
-        if self.dropped:
-            out += f"\n[... {self.dropped} more bytes dropped]"
-        return out
 
 
 def _dir_entry(name: str, uid: int = 0, gid: int = 0, mode: int = 0o755) -> tarfile.TarInfo:
@@ -468,7 +442,7 @@ class DockerSandbox(Sandbox):
         except docker.errors.DockerException as exc:
             raise SandboxError(f"exec in sandbox {self.name} failed: {exc}") from exc
 
-        stdout, stderr = _Output(), _Output()
+        stdout, stderr = OutputBuffer(MAX_OUTPUT_BYTES), OutputBuffer(MAX_OUTPUT_BYTES)
         done = threading.Event()
 
         def read() -> None:

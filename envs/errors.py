@@ -11,7 +11,12 @@
     ├── SandboxError               the sandbox machinery failed (not the agent)
     │   ├── SandboxStartError
     │   │   ├── PreloadError       a preload archive could not be unpacked in it
-    │   │   └── SandboxNotReady    it started but its init never said it was ready
+    │   │   ├── SandboxNotReady    it started but its init never said it was ready
+    │   │   ├── ImagePullFailed    the cluster cannot pull the sandbox's image (k8s)
+    │   │   ├── PodUnschedulable   no node can take the sandbox's pod (k8s)
+    │   │   ├── PodCrashed         a container of the pod exited or crash-looped while starting (k8s)
+    │   │   └── PodStartTimeout    the pod did not get ready within the client's deadline (k8s)
+    │   ├── ClusterError           the Kubernetes API refused or failed a call (k8s)
     │   ├── NetworkModeError       a network mode was asked for that is not allowed
     │   └── ArchiveTooLarge        a file or folder is bigger than the caller allows
     ├── RewardError                the verifier produced no usable reward
@@ -109,6 +114,32 @@ class PreloadError(SandboxStartError):
 
 class SandboxNotReady(SandboxStartError):
     """The container started, but its init did not get ready (or it exited while starting)."""
+
+
+class ImagePullFailed(SandboxStartError):
+    """The cluster cannot pull the sandbox's image (ErrImagePull, ImagePullBackOff, InvalidImageName):
+    the image was not pushed (`forge-env build --push REGISTRY`) or the nodes cannot reach the registry."""
+
+
+class PodUnschedulable(SandboxStartError):
+    """The scheduler reports that no node can take the pod (resources, taints, node selectors)."""
+
+
+class PodCrashed(SandboxStartError):
+    """A container of the sandbox's pod (or an init container) ended or crash-looped before it was
+    ready: the image's entrypoint fails, or a harness bundle could not be copied."""
+
+
+class PodStartTimeout(SandboxStartError):
+    """The pod was not ready within the client's start deadline (a pod that never starts)."""
+
+
+class ClusterError(SandboxError):
+    """The Kubernetes API refused or failed a call the backend needs (after its retries)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
 
 
 class NetworkModeError(SandboxError):

@@ -202,7 +202,7 @@ def _act(
 def _act_and_verify(
     sandbox: Sandbox,
     task: Task,
-    backend: str,
+    backend: str | None,
     kind: str,
     attack: str | None,
     rollout: str,
@@ -236,7 +236,7 @@ def _act_and_verify(
 
 
 def _run_once(
-    backend: str,
+    backend: str | None,
     task: Task,
     image: str,
     kind: str,
@@ -319,7 +319,7 @@ def verify_task(
     task: Task,
     runs: int = 2,
     write: bool = True,
-    backend: str = "docker",
+    backend: str | None = None,
     forgery: bool = True,
     verifier_network: bool = False,
 ) -> VerificationRecord:
@@ -379,7 +379,7 @@ def verify_tasks(
     jobs: int = 2,
     on_done: Callable[[VerificationRecord], None] = lambda record: None,
     write: bool = True,
-    backend: str = "docker",
+    backend: str | None = None,
     forgery: bool = True,
     verifier_network: bool = False,
 ) -> list[VerificationRecord]:

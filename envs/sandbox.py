@@ -7,9 +7,9 @@ killed from outside), export and read_file (files read through the engine, never
 tools), make_dir (a clean folder, whatever the agent left there), changed_paths (the engine's own
 filesystem diff), alive and process_defaults.
 
-Callers only see this module. The local Docker backend lives in `envs.docker_sandbox`; a Kubernetes
-backend implements the same methods, so no caller changes when it arrives. Backends are named in one
-registry, imported lazily.
+Callers only see this module. The local Docker backend lives in `envs.docker_sandbox`, the Kubernetes
+backend (one pod per sandbox) in `envs.k8s_sandbox`; both implement the same methods, so no caller
+changes with the backend. Backends are named in one registry, imported lazily.
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ class Mount(BaseModel):
     source: Path
     target: str
     read_only: bool = True
+    image: str | None = None
+    """The same folder as an image (at /bundle: envs.cluster_images), for a backend that cannot mount the
+    driver's folders (k8s copies it into the pod)."""
 
 
 class Preload(BaseModel):
@@ -76,6 +79,33 @@ class ProcessDefaults(BaseModel):
 
     workdir: str = "/"
     env: dict[str, str] = Field(default_factory=dict)
+
+
+class OutputBuffer:
+    """Collects a command's output stream up to a cap (keeps the head; counts what was dropped)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.dropped = 0
+
+    def add(self, data: bytes | None) -> None:
+        if not data:
+            return
+        room = self.cap - self.size
+        if room <= 0:
+            self.dropped += len(data)
+            return
+        self.parts.append(data[:room])
+        self.size += min(room, len(data))
+        self.dropped += max(0, len(data) - room)
+
+    def text(self) -> str:
+        out = b"".join(self.parts).decode("utf-8", errors="replace")
+        if self.dropped:
+            out += f"\n[... {self.dropped} more bytes dropped]"
+        return out
 
 
 class SandboxSpec(BaseModel):
@@ -247,15 +277,31 @@ class Sandbox(ABC):
 
 BACKENDS: dict[str, str] = {
     "docker": "envs.docker_sandbox:DockerSandbox",
+    "k8s": "envs.k8s_sandbox:KubernetesSandbox",
 }
 """Backend name -> `module:Class`; a `module:Class` path not listed here works too."""
 
 
-def create_sandbox(spec: SandboxSpec, backend: str = "docker", **options: Any) -> Sandbox:
-    """A sandbox (not yet started) of the named backend; `options` go to its constructor (e.g. client).
+_default_backend = "docker"
+
+
+def set_default_backend(name: str) -> None:
+    """The backend `create_sandbox` uses when none is named (the CLIs' `--backend`)."""
+    global _default_backend
+    _default_backend = name
+
+
+def default_backend() -> str:
+    return _default_backend
+
+
+def create_sandbox(spec: SandboxSpec, backend: str | None = None, **options: Any) -> Sandbox:
+    """A sandbox (not yet started) of the named backend (None: the process's default, `--backend`);
+    `options` go to its constructor (e.g. client).
 
     Raises PluginError for a backend that does not resolve (PluginDependencyMissing: its client package
     is not installed)."""
+    backend = backend or _default_backend
     cls = load_plugin(backend, BACKENDS, "sandbox backend")
     if not (isinstance(cls, type) and issubclass(cls, Sandbox)):
         raise PluginError(f"sandbox backend {backend!r} ({BACKENDS.get(backend, backend)}) is not a Sandbox")

@@ -259,7 +259,7 @@ def _fresh_artifacts(task: Task, agent: Sandbox) -> list[str]:
 
 
 def _in_fresh_sandbox(
-    agent: Sandbox, task: Task, backend: str, result: VerifierResult, options: VerifyOptions
+    agent: Sandbox, task: Task, backend: str | None, result: VerifierResult, options: VerifyOptions
 ) -> None:
     if task.separate_verifier and options.image is None:
         raise VerifierImageMissing(
@@ -337,7 +337,7 @@ def _in_agent_sandbox(sandbox: Sandbox, task: Task, result: VerifierResult, opti
 
 
 def run_verifier(
-    sandbox: Sandbox, task: Task, backend: str = "docker", options: VerifyOptions | None = None
+    sandbox: Sandbox, task: Task, backend: str | None = None, options: VerifyOptions | None = None
 ) -> VerifierResult:
     """End the agent phase in `sandbox`, then run the hidden tests (see the module docstring).
 

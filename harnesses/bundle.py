@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from envs.cluster_images import bundle_image_tag
 from envs.docker_client import forge_home
 from envs.sandbox import Mount
 from harnesses.errors import InstallError
@@ -42,7 +43,12 @@ class Bundle(BaseModel):
     """True when this call found it already built."""
 
     def mount(self) -> Mount:
-        return Mount(source=self.path, target=f"{HARNESS_MOUNT}/{self.harness}", read_only=True)
+        return Mount(
+            source=self.path,
+            target=f"{HARNESS_MOUNT}/{self.harness}",
+            read_only=True,
+            image=bundle_image_tag(self.path),
+        )
 
 
 def bundles_root() -> Path:

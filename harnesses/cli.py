@@ -10,6 +10,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from envs.cli_support import console, err, progress_bar
+from envs.cluster_images import build_bundle_image, push_image
+from envs.docker_client import docker_client
+from envs.errors import EnvsError
 from harnesses.bundle import Bundle, build_bundle, find_bundle
 from harnesses.errors import InstallError, UnknownHarness
 from harnesses.registry import HARNESSES, all_harnesses, get_harness
@@ -55,6 +58,15 @@ def build(
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every harness installable here.")] = False,
     force: Annotated[bool, typer.Option(help="Reinstall even when the bundle is built.")] = False,
+    push: Annotated[
+        str | None,
+        typer.Option(
+            "--push",
+            metavar="REGISTRY",
+            help="Also make each bundle an image (at /bundle, from the base image) and push it as "
+            "REGISTRY/openforge/bundle:<bundle key>, for pods (`--backend k8s`), which cannot mount folders.",
+        ),
+    ] = None,
 ) -> None:
     """Install harnesses into their bundles, once: a built bundle is found again in well under a second."""
     if all_:
@@ -100,5 +112,22 @@ def build(
     console.print(
         f"{len(built)} bundle(s) ready, {len(failures)} failed in {time.monotonic() - started:.1f}s"
     )
+    if push:
+        failures += _push_bundles(built, push)
     if failures:
         raise typer.Exit(1)
+
+
+def _push_bundles(built: list[Bundle], registry: str) -> list[str]:
+    """Each bundle as an image, pushed; returns what failed."""
+    failures: list[str] = []
+    client = docker_client()
+    for bundle in built:
+        try:
+            with console.status(f"making {bundle.harness}'s bundle an image and pushing it to {registry}"):
+                remote, pushed = push_image(client, build_bundle_image(client, bundle.path), registry)
+            console.print(f"{bundle.harness}: {'pushed' if pushed else 'already in the registry:'} {remote}")
+        except EnvsError as exc:
+            failures.append(f"{bundle.harness}: {exc}")
+            err.print(f"[red]FAILED[/red] {escape(failures[-1])}")
+    return failures

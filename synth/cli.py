@@ -23,7 +23,18 @@ from rich.progress import TaskID
 from rich.table import Table
 
 from envs.browser_image import SITES_DIR
-from envs.cli_support import console, err, fail, interruptible, progress_bar
+from envs.cli_support import (
+    BackendOpt,
+    KubeconfigOpt,
+    NamespaceOpt,
+    RegistryOpt,
+    console,
+    err,
+    fail,
+    interruptible,
+    progress_bar,
+    use_backend,
+)
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from synth.errors import ModelUnavailable, SynthError
@@ -351,9 +362,14 @@ def test(
     runs: Annotated[int, typer.Option("--runs", min=1, help="Oracle runs per task; each must score 1.")] = 2,
     concurrency: Annotated[int, typer.Option(min=1, help="Rollouts at once.")] = 2,
     max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """The gate on every built task, then (with --policy) K rollouts each, kept if the pass rate is in
     the band; every failure classified as task-side or agent-side."""
+    use_backend(backend, namespace, kubeconfig, registry)
     from synth.stages.test import test_stage
 
     run = _open(run_dir)
@@ -423,8 +439,13 @@ def run(
     minhash_threshold: MinhashOpt = 0.8,
     semantic_threshold: SemanticOpt = None,
     no_semantic: NoSemanticOpt = False,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """All five stages until `n` tasks are accepted (or `--max-proposals` are spent); resumable."""
+    use_backend(backend, namespace, kubeconfig, registry)
     from synth.pipeline import PipelineHooks, PipelineOptions, run_pipeline
 
     settings = _settings(domain, pool, seed, offline, model, model_name, family)

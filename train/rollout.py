@@ -147,7 +147,7 @@ def run_rollout(
     timeout: float | None = None,
     max_turns: int | None = None,
     trace: bool = False,
-    backend: str = "docker",
+    backend: str | None = None,
     verifier_network: bool = False,
     judge: WebJudge | None = None,
 ) -> RolloutResult:

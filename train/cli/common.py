@@ -12,13 +12,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import docker
 import typer
 from pydantic import ValidationError
 
 from envs.cli_support import console, fail, interruptible, progress_bar
+from envs.cluster_images import build_bundle_image, push_image
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
+from envs.sandbox import default_backend
 from envs.task import Task, load_catalog
 from harnesses.bundle import Bundle, build_bundle
 from harnesses.errors import InstallError, UnknownHarness
@@ -286,9 +289,28 @@ def prepared_many(
                         raise fail(f"task {task.name}: {built.error}", 1)
                     images.append((task, built.tag))
                     progress.advance(bar)
+            bundles = [(harness, bundle_or_fail(harness)) for harness in harnesses]
+            if default_backend() == "k8s":
+                for_cluster(client, [tag for _, tag in images], [bundle for _, bundle in bundles])
         except EnvsError as exc:
             raise fail(str(exc), 1) from exc
-        yield images, [(harness, bundle_or_fail(harness)) for harness in harnesses]
+        yield images, bundles
+
+
+def for_cluster(client: docker.DockerClient, tags: list[str], bundles: list[Bundle]) -> None:
+    """What pods pull: each bundle made an image, and, with `--registry`, every image pushed there
+    (an image the registry holds under its content tag is not pushed again)."""
+    from envs.k8s_run import settings
+
+    registry = settings().registry
+    images = list(tags)
+    for bundle in bundles:
+        with console.status(f"the bundle image of {bundle.harness}"):
+            images.append(build_bundle_image(client, bundle.path))
+    if registry:
+        for tag in images:
+            with console.status(f"pushing {tag} to {registry}"):
+                push_image(client, tag, registry)
 
 
 def bundle_or_fail(harness: Harness) -> Bundle:

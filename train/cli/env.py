@@ -16,7 +16,16 @@ from rich.table import Table
 
 from envs import cli as envs_cli
 from envs.cli import VerifierNetworkOpt
-from envs.cli_support import console, fail, interruptible
+from envs.cli_support import (
+    BackendOpt,
+    KubeconfigOpt,
+    NamespaceOpt,
+    RegistryOpt,
+    console,
+    fail,
+    interruptible,
+    use_backend,
+)
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
 from envs.image_builder import build_image
@@ -86,9 +95,14 @@ def run(
     verifier_network: VerifierNetworkOpt = False,
     judge_url: JudgeUrlOpt = None,
     judge_model: JudgeModelOpt = None,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """One rollout: TASK's sandbox, HARNESS headless in it through the proxy, then the hidden tests (and
     the judge, for an open-ended task)."""
+    use_backend(backend, namespace, kubeconfig, registry)
     from train.judge import WebJudge
 
     loaded = _resolve_task(task, catalog)

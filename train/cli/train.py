@@ -18,7 +18,16 @@ import typer
 from rich.table import Table
 
 from envs.cli import VerifierNetworkOpt
-from envs.cli_support import console, fail, progress_bar
+from envs.cli_support import (
+    BackendOpt,
+    KubeconfigOpt,
+    NamespaceOpt,
+    RegistryOpt,
+    console,
+    fail,
+    progress_bar,
+    use_backend,
+)
 from harnesses.registry import DEFAULT_HARNESS
 from proxy.config import MAX_TEMPERATURE
 from proxy.errors import ProxyError
@@ -128,8 +137,13 @@ def rollout(
     verifier_network: VerifierNetworkOpt = False,
     judge_url: JudgeUrlOpt = None,
     judge_model: JudgeModelOpt = None,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """K rollouts of every task, scored by the hidden tests; resumable (nothing finished is redone)."""
+    use_backend(backend, namespace, kubeconfig, registry)
     from train.judge import WebJudge
     from train.rollout_set import run_rollout_set
 
@@ -434,8 +448,13 @@ def rl(
     run_dir: Annotated[Path | None, typer.Option(help="Run directory; an existing one is resumed.")] = None,
     judge_url: JudgeUrlOpt = None,
     judge_model: JudgeModelOpt = None,
+    backend: BackendOpt = "docker",
+    namespace: NamespaceOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    registry: RegistryOpt = None,
 ) -> None:
     """GRPO through harness + proxy + engine; by default SmolLM2-135M warm-started on oracle trajectories."""
+    use_backend(backend, namespace, kubeconfig, registry)
     quiet_libraries()
     from pydantic import ValidationError
 

@@ -1,0 +1,134 @@
+"""One command in a pod's container over the API's exec subresource, with the exit code from the status
+channel.
+
+The `kubernetes` client's `stream()` swaps its ApiClient's transport while a call is set up, so it is not
+safe to share: each sandbox uses its own ApiClient for exec, under its own lock. Output is streamed to a
+sink as it comes (capped by the caller), stdin is sent in chunks and closed with the v5 protocol's close
+message (the warden's `tar -x` then sees the end of its input), and the command's deadline is ours: at
+the timeout the caller's `on_timeout` kills the command's processes inside the pod, never the pod.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from kubernetes.client import CoreV1Api
+from kubernetes.client.exceptions import ApiException
+from kubernetes.stream import stream
+from kubernetes.stream.ws_client import ERROR_CHANNEL, STDERR_CHANNEL, STDOUT_CHANNEL, WSClient
+
+from envs.errors import ClusterError, SandboxError
+
+STDIN_CHUNK = 256 * 1024
+"""Stdin goes out in frames of at most this size."""
+AFTER_TIMEOUT_SEC = 10.0
+"""How long the stream is read on after the timeout's kill, for the status channel."""
+
+
+@dataclass
+class ExecOutcome:
+    exit_code: int | None
+    timed_out: bool
+    status: dict[str, Any] | None
+    """The status channel's Status object, as sent."""
+
+
+def exit_code_of(status: dict[str, Any] | None) -> int | None:
+    """The exit code a Status on the error channel reports: 0 for Success, the NonZeroExitCode cause's
+    code, None when the command did not report one (it could not start, or the stream broke)."""
+    if not status:
+        return None
+    if status.get("status") == "Success":
+        return 0
+    for cause in (status.get("details") or {}).get("causes") or []:
+        if cause.get("reason") == "ExitCode":
+            try:
+                return int(cause.get("message", ""))
+            except ValueError:
+                return None
+    return None
+
+
+def run_exec(
+    api: CoreV1Api,
+    pod: str,
+    namespace: str,
+    container: str,
+    argv: Sequence[str],
+    on_stdout: Callable[[bytes], None],
+    on_stderr: Callable[[bytes], None],
+    stdin: IO[bytes] | None = None,
+    timeout: float | None = None,
+    on_timeout: Callable[[], None] | None = None,
+) -> ExecOutcome:
+    """Run `argv` in `container` of `pod`; raises ClusterError when the API refuses the exec (a pod that is
+    not running answers 400; the caller decides what that means)."""
+    started = time.monotonic()
+    try:
+        ws: WSClient = stream(
+            api.connect_get_namespaced_pod_exec,
+            pod,
+            namespace,
+            command=list(argv),
+            container=container,
+            stdin=stdin is not None,
+            stdout=True,
+            stderr=True,
+            tty=False,
+            binary=True,
+            _preload_content=False,
+        )
+    except ApiException as exc:
+        raise ClusterError(
+            f"exec in pod {namespace}/{pod} ({container}) refused: {exc.status} {exc.reason}: "
+            f"{(exc.body or '')[:300]!s}",
+            exc.status,
+        ) from exc
+    except Exception as exc:  # the websocket layer raises its own classes (handshake, connection)
+        raise ClusterError(f"exec in pod {namespace}/{pod} ({container}) failed: {exc}") from exc
+    deadline = None if timeout is None else started + timeout
+    timed_out = False
+    status_raw = b""
+    try:
+        if stdin is not None:
+            while chunk := stdin.read(STDIN_CHUNK):
+                ws.write_stdin(chunk)
+            ws.close_channel(0)
+        while ws.is_open():
+            now = time.monotonic()
+            if deadline is not None and now >= deadline and not timed_out:
+                timed_out = True
+                if on_timeout is not None:
+                    on_timeout()
+                deadline = now + AFTER_TIMEOUT_SEC
+            elif timed_out and deadline is not None and now >= deadline:
+                break
+            wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - now))
+            ws.update(timeout=wait)
+            for channel, sink in ((STDOUT_CHANNEL, on_stdout), (STDERR_CHANNEL, on_stderr)):
+                data = ws.read_channel(channel)
+                if data:
+                    sink(data if isinstance(data, bytes) else data.encode())
+            error = ws.read_channel(ERROR_CHANNEL)
+            if error:
+                status_raw += error if isinstance(error, bytes) else error.encode()
+    except SandboxError:
+        raise
+    except Exception as exc:
+        raise ClusterError(f"exec in pod {namespace}/{pod} ({container}) broke: {exc}") from exc
+    finally:
+        ws.close()
+    status: dict[str, Any] | None = None
+    if status_raw:
+        try:
+            status = json.loads(status_raw)
+        except ValueError:
+            status = {"status": "Failure", "message": status_raw.decode(errors="replace")}
+    code = exit_code_of(status)
+    if timed_out:
+        code = None if code is None or status is None else code
+    return ExecOutcome(exit_code=code, timed_out=timed_out, status=status)
