@@ -84,8 +84,8 @@ def run_exec(
         )
     except ApiException as exc:
         raise ClusterError(
-            f"exec in pod {namespace}/{pod} ({container}) refused: {exc.status} {exc.reason}: "
-            f"{(exc.body or '')[:300]!s}",
+            f"exec in pod {namespace}/{pod} ({container}) refused: {exc.status} "
+            f"{str(exc.reason or '')[:200]}: {str(exc.body or '')[:300]}",
             exc.status,
         ) from exc
     except Exception as exc:  # the websocket layer raises its own classes (handshake, connection)

@@ -14,6 +14,7 @@ from typing import Any
 
 from kubernetes import client as k8s
 from kubernetes.client.exceptions import ApiException
+from urllib3.exceptions import HTTPError
 
 from envs import labels
 from envs.errors import ClusterError
@@ -93,7 +94,7 @@ def watch(config: KubernetesSettings, parent: str) -> int:
         except ApiException as exc:
             if exc.status == 404:
                 return 0
-        except OSError:
+        except (OSError, HTTPError):  # the API server is away for now: tried again
             pass
         if time.monotonic() > deadline:
             return 1

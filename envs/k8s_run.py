@@ -27,6 +27,7 @@ from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 from pydantic import BaseModel, Field
+from urllib3.exceptions import HTTPError
 
 from envs import cleanup, labels
 from envs.errors import ClusterError
@@ -169,7 +170,7 @@ def call(what: str, fn: Callable[[], T], pressure: Backpressure | None = None) -
                     delay = max(delay, float(retry_after))  # type: ignore[arg-type]
             log.info("%s: %s, retried in %.1fs (attempt %d)", what, exc.status, delay, attempt)
             time.sleep(delay)
-        except (OSError, ValueError) as exc:  # urllib3's connection errors are OSErrors
+        except (OSError, ValueError, HTTPError) as exc:  # urllib3's own (MaxRetryError) are not OSErrors
             if attempt == MAX_ATTEMPTS:
                 raise ClusterError(f"{what}: the API server cannot be reached: {exc}") from exc
             time.sleep(min(10.0, 0.2 * 2 ** (attempt - 1)))

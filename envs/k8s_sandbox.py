@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from kubernetes import client as k8s
 from kubernetes import watch as k8s_watch
+from urllib3.exceptions import HTTPError
 
 from envs import cleanup, labels
 from envs.errors import (
@@ -210,13 +211,14 @@ class KubernetesSandbox(Sandbox):
             with self._lifecycle:
                 if self._stopped or cleanup.shutting_down():
                     raise SandboxStartError(f"sandbox {self.name} was stopped before it started")
-                self._create(manifest)
-            self._await_running(time.monotonic() + run.config.start_timeout_sec)
+                created = self._create(manifest)
+            self._await_running(time.monotonic() + run.config.start_timeout_sec, created)
 
-    def _create(self, manifest: dict[str, Any]) -> None:
+    def _create(self, manifest: dict[str, Any]) -> str | None:
+        """Create the pod; returns its resourceVersion, the watch's start (so nothing after it is missed)."""
         run = self.run
         try:
-            call(
+            pod = call(
                 f"create pod {self.namespace}/{self.name}",
                 lambda: run.core.create_namespaced_pod(self.namespace, manifest),  # type: ignore[arg-type]
                 run.pressure,
@@ -227,12 +229,16 @@ class KubernetesSandbox(Sandbox):
             pod = call("read pod", lambda: run.core.read_namespaced_pod(self.name, self.namespace))
             if pod.metadata is None or (pod.metadata.labels or {}).get(SANDBOX_LABEL) != self.name:
                 raise SandboxStartError(f"pod {self.name} exists and is not ours") from exc
+            resource_version = None  # ours, from a create whose answer was lost: watched from now
+        else:
+            resource_version = pod.metadata.resource_version if pod.metadata is not None else None
         self._created = True
+        return resource_version
 
-    def _await_running(self, deadline: float) -> None:
-        """Watch the pod until both containers run; the first sign it never will raises its class."""
+    def _await_running(self, deadline: float, resource_version: str | None = None) -> None:
+        """Watch the pod (from `resource_version`) until both containers run; the first sign that it
+        never will raises its class."""
         run = self.run
-        resource_version: str | None = None
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -268,7 +274,7 @@ class KubernetesSandbox(Sandbox):
                     continue
                 what = f"watching pod {self.name}: {exc.status} {exc.reason}"
                 raise ClusterError(what, exc.status) from exc
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, HTTPError) as exc:  # a watch cut mid-stream: watch again
                 log.info("watch of pod %s ended (%s); watching again", self.name, exc)
                 time.sleep(0.5)
 
