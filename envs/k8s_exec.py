@@ -10,6 +10,7 @@ the timeout the caller's `on_timeout` kills the command's processes inside the p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +52,16 @@ def exit_code_of(status: dict[str, Any] | None) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+def close_stream(ws: WSClient) -> None:
+    """Close an exec stream and its socket: websocket-client leaves the socket open when the server's
+    close frame came first."""
+    with contextlib.suppress(Exception):
+        ws.close()
+    with contextlib.suppress(Exception):
+        if ws.sock is not None:
+            ws.sock.shutdown()
 
 
 def run_exec(
@@ -121,7 +132,7 @@ def run_exec(
     except Exception as exc:
         raise ClusterError(f"exec in pod {namespace}/{pod} ({container}) broke: {exc}") from exc
     finally:
-        ws.close()
+        close_stream(ws)
     status: dict[str, Any] | None = None
     if status_raw:
         try:

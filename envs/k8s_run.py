@@ -272,6 +272,8 @@ class KubernetesRun:
     def close(self) -> None:
         """End the run: delete its parent (and so everything it owns) and let the watchdog go."""
         self.delete()
+        with contextlib.suppress(Exception):
+            self.api.close()
         if self._watchdog is not None and self._watchdog.stdin is not None:
             with contextlib.suppress(OSError):
                 self._watchdog.stdin.close()

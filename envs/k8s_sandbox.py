@@ -374,6 +374,9 @@ class KubernetesSandbox(Sandbox):
                         )
         finally:
             cleanup.unregister(self)
+            if self._exec_api is not None:
+                with contextlib.suppress(Exception):
+                    self._exec_api.api_client.close()
 
     def cut_model(self) -> None:
         """Close the tunnel and the relay: from now on the sandbox reaches nothing."""

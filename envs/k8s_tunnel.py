@@ -22,6 +22,7 @@ from kubernetes.stream import stream
 from kubernetes.stream.ws_client import STDERR_CHANNEL, STDOUT_CHANNEL, WSClient
 
 from envs.errors import NetworkModeError, SandboxError
+from envs.k8s_exec import close_stream
 
 log = logging.getLogger("forge.envs")
 
@@ -169,8 +170,7 @@ class ModelTunnel:
         self._closed.set()
         ws = self._ws
         if ws is not None:
-            with contextlib.suppress(Exception):
-                ws.close()
+            close_stream(ws)
         self._close_all()
         if self._reader is not None and self._reader is not threading.current_thread():
             self._reader.join(5)
