@@ -1,32 +1,46 @@
 """Every attack through `forge-env verify`: the attack is the task's reference solution, so the gate's
-oracle run is the attack, and it must score 0 (scored, not an infrastructure error)."""
+oracle run is the attack, and it must score 0 (scored, not an infrastructure error). On both backends:
+local Docker, and k8s against an API server whose pods are real containers (tests/envs/k8s_docker_api)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.envs.k8s_docker_api import DockerKubeApi
 from tests.redteam.attacks import ATTACKS, VERIFIER_SANDBOXES, attack_task_name, write_attack_catalog
 
 pytestmark = pytest.mark.docker
 FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
-INFRA_CLASSES = {"SandboxError", "SandboxStartError", "NetworkModeError", "BuildError"}
+INFRA_CLASSES = {
+    "SandboxError", "SandboxStartError", "NetworkModeError", "BuildError",
+    "ClusterError", "ImagePullFailed", "PodUnschedulable", "PodCrashed", "PodStartTimeout",
+}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def verified(tmp_path_factory: pytest.TempPathFactory, base_image: str) -> dict[str, dict[str, Any]]:
+@pytest.fixture(scope="module", params=["docker", "k8s"])
+def verified(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, base_image: str
+) -> Iterator[dict[str, dict[str, Any]]]:
     root = write_attack_catalog(tmp_path_factory.mktemp("redteam") / "catalog")
-    run = subprocess.run(
-        [FORGE_ENV, "verify", "--catalog", str(root), "--runs", "1", "--no-forgery", "--jobs", "2"],
-        capture_output=True,
-        text=True,
-        timeout=1500,
-    )
+    command = [FORGE_ENV, "verify", "--catalog", str(root), "--runs", "1", "--no-forgery", "--jobs", "2"]
+    with contextlib.ExitStack() as stack:
+        if request.param == "k8s":
+            api = stack.enter_context(DockerKubeApi())
+            kubeconfig = api.write_kubeconfig(root.parent / "kubeconfig", "forge-redteam")
+            command += ["--backend", "k8s", "--kubeconfig", str(kubeconfig), "--namespace", "forge-redteam"]
+        yield _verify(command, root)
+
+
+def _verify(command: list[str], root: Path) -> dict[str, dict[str, Any]]:
+    run = subprocess.run(command, capture_output=True, text=True, timeout=1500)
     records = {}
     for task in root.iterdir():
         path = task / "verified.json"
