@@ -465,10 +465,12 @@ class DockerKubeApi:
         *,
         simulate: bool = False,
         latency_sec: float = 0.0,
+        start_delay_sec: float = 0.0,
         docker_client: docker.DockerClient | None = None,
     ) -> None:
         self.simulate = simulate
         self.latency_sec = latency_sec
+        self.start_delay_sec = start_delay_sec
         self.server_id = uuid.uuid4().hex[:12]
         self._docker = docker_client
         self._own_docker = docker_client is None
@@ -1160,9 +1162,10 @@ class DockerKubeApi:
         return True
 
     async def _simulate_pod(self, pod: _Pod) -> None:
-        """Pending -> Running -> Ready, status only (scale benchmarks)."""
-        await asyncio.sleep(0)
-        if not self._schedule(pod):
+        """Pending -> Running -> Ready, status only (scale benchmarks), `start_delay_sec` after creation
+        (what a kubelet takes to start the containers)."""
+        await asyncio.sleep(self.start_delay_sec)
+        if pod.stopped or not self._schedule(pod):
             return
         pod.initialized = True
         for c in pod.init:
