@@ -274,10 +274,12 @@ class KubernetesRun:
         self.delete()
         with contextlib.suppress(Exception):
             self.api.close()
-        if self._watchdog is not None and self._watchdog.stdin is not None:
+        watchdog, self._watchdog = self._watchdog, None
+        if watchdog is not None and watchdog.stdin is not None:
             with contextlib.suppress(OSError):
-                self._watchdog.stdin.close()
-            self._watchdog = None
+                watchdog.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                watchdog.wait(10)  # it finds the parent gone and ends
 
     def image(self, local_tag: str) -> str:
         """The image reference the cluster pulls for a local tag."""

@@ -100,6 +100,8 @@ class KubernetesSandbox(Sandbox):
         self._created = False
         self._stopped = False
         self._init: int | None = None
+        self._init_start = 0
+        """The init's start time: a recycled pid is not it."""
         self._baseline: set[tuple[int, int]] = set()
         self._tick_base: tuple[float, float, int] | None = None
         """(our monotonic clock, the pod's uptime, its clock ticks per second) at the last listing."""
@@ -320,6 +322,7 @@ class KubernetesSandbox(Sandbox):
         if found is None:
             raise SandboxNotReady(f"sandbox {self.name}: the task container's init is not running")
         self._init = found
+        self._init_start = next(start for pid, start, _ in processes if pid == found)
 
     def _preload(self, archive: Path) -> None:
         with open(archive, "rb") as data:
@@ -399,7 +402,9 @@ class KubernetesSandbox(Sandbox):
         if task is None or task.state is None or task.state.running is None:
             return False
         try:
-            return any(pid == self._init for pid, _, _ in self._list_processes())
+            return any(
+                (pid, start) == (self._init, self._init_start) for pid, start, _ in self._list_processes()
+            )
         except SandboxError:
             return False
 

@@ -118,6 +118,13 @@ BLOCK
         kill -TERM 1
         sleep 10
     """,
+    # SIGKILL every process it may signal: its sandbox's own, and on Kubernetes the pod's warden (the
+    # container beside it in one PID namespace that stops the agent and reads its files), to turn its 0
+    # into an infrastructure error.
+    "kill-everything": """
+        kill -KILL -1
+        sleep 2
+    """,
     # Use up every process slot so nothing more can start in the sandbox.
     "fork-bomb": """
         ( setsid bash -c 'bomb() { bomb | bomb & }; bomb' </dev/null >/dev/null 2>&1 & )
