@@ -215,26 +215,36 @@ class KubernetesRun:
             if self._owner_ref is None:
                 run_labels = {**self.labels, labels.OWNER: label_value(self.owner)}
                 manifest = parent_manifest(self.parent_name, self.namespace, self.owner, run_labels)
-                created = call(
-                    f"create the run's parent {self.namespace}/{self.parent_name}",
+                created = self._create(
+                    f"the run's parent {self.namespace}/{self.parent_name}",
                     lambda: self.core.create_namespaced_config_map(self.namespace, manifest),  # type: ignore[arg-type]
-                    self.pressure,
+                    lambda: self.core.read_namespaced_config_map(self.parent_name, self.namespace),
                 )
                 if created.metadata is None or not created.metadata.uid:
                     raise ClusterError(f"the API server gave the run's parent {self.parent_name} no uid")
                 manifest["metadata"]["uid"] = created.metadata.uid
-                self._owner_ref = owner_reference(manifest)
-                if self.config.watchdog:
+                owner_ref = owner_reference(manifest)
+                if self.config.watchdog and self._watchdog is None:
                     self._start_watchdog()
-                policy = deny_all_policy(
-                    object_name(self.parent_name, "deny"), self.namespace, self.labels, self._owner_ref
-                )
-                call(
-                    f"create the run's deny-all network policy in {self.namespace}",
+                name = object_name(self.parent_name, "deny")
+                policy = deny_all_policy(name, self.namespace, self.labels, owner_ref)
+                self._create(  # no pod is created before it exists: on a cluster, no policy is no wall
+                    f"the run's deny-all network policy {self.namespace}/{name}",
                     lambda: self.networking.create_namespaced_network_policy(self.namespace, policy),  # type: ignore[arg-type]
-                    self.pressure,
+                    lambda: self.networking.read_namespaced_network_policy(name, self.namespace),
                 )
+                self._owner_ref = owner_ref
             return self._owner_ref
+
+    def _create(self, what: str, create: Callable[[], T], read: Callable[[], T]) -> T:
+        """`create()`, retried; a 409 from a retry whose first try went through reads what it made (the
+        names are this run's own, so what exists under them is ours)."""
+        try:
+            return call(f"create {what}", create, self.pressure)
+        except ClusterError as exc:
+            if exc.status != 409:
+                raise
+            return call(f"read {what}", read, self.pressure)
 
     def _start_watchdog(self) -> None:
         """`python -m envs.k8s_reaper watch`: holds a pipe from us and deletes the parent when it closes."""
