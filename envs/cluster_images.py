@@ -10,7 +10,10 @@ installer fingerprint), so pushing again what the registry holds is skipped.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
+import tarfile
+import tempfile
 from pathlib import Path
 
 import docker
@@ -36,28 +39,28 @@ def build_bundle_image(client: docker.DockerClient, folder: Path, force: bool = 
         with contextlib.suppress(docker.errors.ImageNotFound):
             client.images.get(tag)
             return tag
-    dockerfile = f"FROM {base_image_tag()}\nCOPY --chown=0:0 . {BUNDLE_PATH}/\n"
-    ignore = folder / ".dockerignore"
-    made_ignore = not ignore.exists()
-    try:
-        (folder / ".forge-bundle.Dockerfile").write_text(dockerfile)
-        if made_ignore:
-            ignore.write_text(".forge-bundle.Dockerfile\n.dockerignore\n")
-        client.images.build(
-            path=str(folder),
-            dockerfile=".forge-bundle.Dockerfile",
-            tag=tag,
-            labels={labels.MANAGED: "true", "openforge.bundle": folder.name},
-            network_mode="none",
-            rm=True,
-            forcerm=True,
-        )
-    except (docker.errors.BuildError, docker.errors.APIError) as exc:
-        raise ImageError(f"the bundle image of {folder.name} could not be built: {exc}") from exc
-    finally:
-        (folder / ".forge-bundle.Dockerfile").unlink(missing_ok=True)
-        if made_ignore:
-            ignore.unlink(missing_ok=True)
+    dockerfile = f"FROM {base_image_tag()}\nCOPY --chown=0:0 bundle/ {BUNDLE_PATH}/\n".encode()
+    # The build context is made here, not the folder itself: nothing in a bundle (a .dockerignore of its
+    # own, say) is read as build instructions, and the folder is left untouched.
+    with tempfile.TemporaryFile() as context:
+        with tarfile.open(fileobj=context, mode="w") as tar:
+            info = tarfile.TarInfo("Dockerfile")
+            info.size = len(dockerfile)
+            tar.addfile(info, io.BytesIO(dockerfile))
+            tar.add(str(folder), arcname="bundle")
+        context.seek(0)
+        try:
+            client.images.build(
+                fileobj=context,
+                custom_context=True,
+                tag=tag,
+                labels={labels.MANAGED: "true", "openforge.bundle": folder.name},
+                network_mode="none",
+                rm=True,
+                forcerm=True,
+            )
+        except (docker.errors.BuildError, docker.errors.APIError) as exc:
+            raise ImageError(f"the bundle image of {folder.name} could not be built: {exc}") from exc
     return tag
 
 
