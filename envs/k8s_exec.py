@@ -1,8 +1,10 @@
 """One command in a pod's container over the API's exec subresource, with the exit code from the status
 channel.
 
-The `kubernetes` client's `stream()` swaps its ApiClient's transport while a call is set up, so it is not
-safe to share: each sandbox uses its own ApiClient for exec, under its own lock. Output is streamed to a
+The `kubernetes` client's `stream()` swaps its ApiClient's transport while a call is set up, so calls on
+one ApiClient must not overlap their set-up: `run_exec` takes the caller's lock for that moment (each
+sandbox has its own client and lock). A refused or failed handshake is retried (the command has not
+started yet). Output is streamed to a
 sink as it comes (capped by the caller), stdin is sent in chunks and closed with the v5 protocol's close
 message (the warden's `tar -x` then sees the end of its input), and the command's deadline is ours: at
 the timeout the caller's `on_timeout` kills the command's processes inside the pod, never the pod.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ from envs.errors import ClusterError, SandboxError
 STDIN_CHUNK = 256 * 1024
 """Stdin goes out in frames of at most this size."""
 AFTER_TIMEOUT_SEC = 10.0
+HANDSHAKE_ATTEMPTS = 4
 """How long the stream is read on after the timeout's kill, for the status channel."""
 
 
@@ -75,32 +79,45 @@ def run_exec(
     stdin: IO[bytes] | None = None,
     timeout: float | None = None,
     on_timeout: Callable[[], None] | None = None,
+    lock: threading.Lock | None = None,
 ) -> ExecOutcome:
     """Run `argv` in `container` of `pod`; raises ClusterError when the API refuses the exec (a pod that is
     not running answers 400; the caller decides what that means)."""
+    lock = lock or threading.Lock()
     started = time.monotonic()
-    try:
-        ws: WSClient = stream(
-            api.connect_get_namespaced_pod_exec,
-            pod,
-            namespace,
-            command=list(argv),
-            container=container,
-            stdin=stdin is not None,
-            stdout=True,
-            stderr=True,
-            tty=False,
-            binary=True,
-            _preload_content=False,
-        )
-    except ApiException as exc:
-        raise ClusterError(
-            f"exec in pod {namespace}/{pod} ({container}) refused: {exc.status} "
-            f"{str(exc.reason or '')[:200]}: {str(exc.body or '')[:300]}",
-            exc.status,
-        ) from exc
-    except Exception as exc:  # the websocket layer raises its own classes (handshake, connection)
-        raise ClusterError(f"exec in pod {namespace}/{pod} ({container}) failed: {exc}") from exc
+    ws: WSClient | None = None
+    for attempt in range(1, HANDSHAKE_ATTEMPTS + 1):
+        try:
+            with lock:
+                ws = stream(
+                    api.connect_get_namespaced_pod_exec,
+                    pod,
+                    namespace,
+                    command=list(argv),
+                    container=container,
+                    stdin=stdin is not None,
+                    stdout=True,
+                    stderr=True,
+                    tty=False,
+                    binary=True,
+                    _preload_content=False,
+                )
+            break
+        except ApiException as exc:
+            if exc.status in (429, 500, 502, 503, 504) and attempt < HANDSHAKE_ATTEMPTS:
+                time.sleep(0.5 * attempt)
+                continue
+            raise ClusterError(
+                f"exec in pod {namespace}/{pod} ({container}) refused: {exc.status} "
+                f"{str(exc.reason or '')[:200]}: {str(exc.body or '')[:300]}",
+                exc.status,
+            ) from exc
+        except Exception as exc:  # the websocket layer raises its own classes (handshake, connection)
+            if attempt < HANDSHAKE_ATTEMPTS:
+                time.sleep(0.5 * attempt)
+                continue
+            raise ClusterError(f"exec in pod {namespace}/{pod} ({container}) failed: {exc}") from exc
+    assert ws is not None
     deadline = None if timeout is None else started + timeout
     timed_out = False
     status_raw = b""

@@ -40,9 +40,10 @@ TASK_CAPABILITIES = [
     "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT",
 ]  # fmt: skip
 """Docker's default capabilities without NET_RAW and MKNOD, all within Pod Security's `baseline`."""
-WARDEN_CAPABILITIES = TASK_CAPABILITIES
-"""The same set: the kernel lets the warden read `/proc/<pid>/root` of a task process only when that
-process holds no capability the warden lacks."""
+WARDEN_CAPABILITIES = [*TASK_CAPABILITIES, "MKNOD"]
+"""The task's set and one more: the kernel lets the warden read `/proc/<pid>/root` of a task process only
+when that process holds no capability the warden lacks, and lets a task process (root too) open the
+warden's `/proc/<pid>/fd` only when the warden holds none that it lacks."""
 WARDEN_RESOURCES = {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"cpu": "1", "memory": "256Mi"}}
 _LABEL_VALUE = re.compile(r"[^A-Za-z0-9_.-]")
 _NAME = re.compile(r"[^a-z0-9-]")

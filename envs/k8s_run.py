@@ -60,11 +60,15 @@ class KubernetesSettings(BaseModel):
     local tags, for a cluster that has them (kind's `kind load docker-image`)."""
     runtime_class: str | None = Field(default_factory=lambda: os.environ.get("FORGE_K8S_RUNTIME_CLASS"))
     """e.g. gvisor or kata, for a stronger boundary than runc."""
-    start_timeout_sec: float = float(os.environ.get("FORGE_K8S_START_TIMEOUT", "300"))
+    start_timeout_sec: float = Field(
+        default_factory=lambda: float(os.environ.get("FORGE_K8S_START_TIMEOUT", "300"))
+    )
     """The client's deadline for a pod to be ready (pulls included)."""
-    pod_deadline_sec: int = int(os.environ.get("FORGE_K8S_POD_DEADLINE", str(6 * 3600)))
+    pod_deadline_sec: int = Field(
+        default_factory=lambda: int(os.environ.get("FORGE_K8S_POD_DEADLINE", "21600"))
+    )
     """activeDeadlineSeconds: the cluster ends any sandbox pod after this, whatever the driver does."""
-    max_inflight: int = int(os.environ.get("FORGE_K8S_MAX_INFLIGHT", "32"))
+    max_inflight: int = Field(default_factory=lambda: int(os.environ.get("FORGE_K8S_MAX_INFLIGHT", "32")))
     """At most this many pod creations and start-ups at once (429s shrink it further, for a while)."""
     image_pull_policy: str = "IfNotPresent"
     node_selector: dict[str, str] = Field(default_factory=dict)

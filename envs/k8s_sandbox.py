@@ -134,6 +134,11 @@ class KubernetesSandbox(Sandbox):
                 "images (harness bundles: `forge-env harness build --push REGISTRY`): "
                 + ", ".join(str(m.source) for m in unmountable)
             )
+        if spec.pids_limit:
+            self.warnings.append(
+                f"task '{spec.task}': the pids limit ({spec.pids_limit}) is the node's on Kubernetes "
+                "(kubelet podPidsLimit), not set per pod"
+            )
         cleanup.register(self)
         try:
             env = dict(spec.env)
@@ -150,8 +155,12 @@ class KubernetesSandbox(Sandbox):
             self.launch(self.manifest(env))
             self._find_init()
             if self.relay is not None:
+                with self._lifecycle:
+                    if self._stopped:
+                        raise SandboxStartError(f"sandbox {self.name} was stopped while it started")
                 self.tunnel = ModelTunnel(
                     self._api(),
+                    self._exec_lock,
                     self.name,
                     self.namespace,
                     WARDEN_CONTAINER,
@@ -334,10 +343,16 @@ class KubernetesSandbox(Sandbox):
         """The warden's UNPACK of `archive` (a seekable tar) at `/`, with the names it needs first."""
         try:
             with tarfile.open(fileobj=archive, mode="r") as tar:
-                names = [m.name.strip("/") for m in tar if not m.isdir() and "\n" not in m.name]
+                members = tar.getmembers()
         except tarfile.TarError as exc:
             raise PreloadError(f"sandbox {self.name}: not a tar archive: {exc}") from exc
-        listed = "".join(f"{name}\n" for name in names if name).encode()
+        links = {m.name.strip("/") for m in members if m.issym() or m.islnk()}
+        for member in members:  # tar would follow an archive's own link to write beneath it
+            parts = member.name.strip("/").split("/")
+            if any("/".join(parts[:i]) in links for i in range(1, len(parts))):
+                raise PreloadError(f"sandbox {self.name}: archive entry {member.name!r} lies beneath a link")
+        names = [m.name.strip("/") for m in members if not m.isdir() and "\n" not in m.name]
+        listed = b"".join(os.fsencode(name) + b"\n" for name in names if name)
         archive.seek(0)
         with tempfile.TemporaryFile() as stdin:
             stdin.write(listed)
@@ -496,6 +511,7 @@ class KubernetesSandbox(Sandbox):
             stdin=stdin,
             timeout=timeout,
             on_timeout=on_timeout,
+            lock=self._exec_lock,
         )
         return outcome, out, err
 
@@ -682,7 +698,12 @@ class KubernetesSandbox(Sandbox):
             elif before != entry:
                 changes.append(PathChange(kind="changed", path=path))
         changes.extend(PathChange(kind="deleted", path=p) for p in image if p not in now)
-        return sorted(changes, key=lambda c: c.path)
+        made = {m.target.rstrip("/") for m in self.spec.mounts}  # our mounts (bundles), as Docker's diff
+        above = {"/".join(t.split("/")[:i]) or "/" for t in made for i in range(2, t.count("/") + 1)}
+        return sorted(
+            (c for c in changes if c.path not in made and not (c.path in above and c.kind != "deleted")),
+            key=lambda c: c.path,
+        )
 
     def _listing(self, root: str) -> dict[str, tuple[str, ...]]:
         buf = io.BytesIO()
@@ -693,17 +714,20 @@ class KubernetesSandbox(Sandbox):
             buf.write(data)
 
         outcome, _, err = self._warden_io(LISTING, [root], stdout_sink=sink)
-        if outcome.exit_code != 0:
-            raise SandboxError(f"cannot list the files of sandbox {self.name}: {err.strip()[-500:]}")
+        fields = buf.getvalue().split(b"\0")
+        if outcome.exit_code != 0 or len(fields) < 4:
+            raise SandboxError(
+                f"cannot list the files of sandbox {self.name}: {err.strip()[-500:] or 'none'}"
+            )
         entries: dict[str, tuple[str, ...]] = {}
-        for line in buf.getvalue().decode(errors="replace").splitlines():
-            fields = line.split(" ", 7)
-            if len(fields) < 8:
-                continue
-            path, _, link = fields[7].partition("\t")
-            kind = fields[0]
-            if kind == "d":  # a folder changes when anything below it does; that is counted below it
-                entries["/" + path] = (kind, fields[1], fields[2], fields[3])
+        for i in range(0, len(fields) - 2, 3):
+            head = fields[i].decode(errors="replace").split(" ")
+            path = "/" + os.fsdecode(fields[i + 1])
+            link = os.fsdecode(fields[i + 2])
+            if len(head) != 7:
+                raise SandboxError(f"sandbox {self.name}: a file listing entry is malformed: {head}")
+            if head[0] == "d":  # a folder changes when anything below it does; that is counted below it
+                entries[path] = (head[0], head[1], head[2], head[3])
             else:
-                entries["/" + path] = (kind, *fields[1:7], link)
+                entries[path] = (*head, link)
         return entries

@@ -30,15 +30,26 @@ SOURCE = (Path(__file__).parent / "sandbox_files" / "tunnel.py").read_text()
 OPEN, DATA, CLOSE, READY = 1, 2, 3, 4
 HEADER = struct.Struct(">BII")
 READY_TIMEOUT_SEC = 30.0
+MAX_FRAME = 1024 * 1024
+"""The pod's end sends at most 64 KiB a frame: anything larger is not our listener (the tunnel closes)."""
+MAX_CONNECTIONS = 256
+"""Connections open at once through one sandbox's tunnel; more are refused."""
 
 
 class ModelTunnel:
     """One sandbox's tunnel: a reader thread for the pod's frames, a pump thread per connection."""
 
     def __init__(
-        self, api: CoreV1Api, pod: str, namespace: str, container: str, relay_socket: Path, port: int
+        self,
+        api: CoreV1Api,
+        lock: threading.Lock,
+        pod: str,
+        namespace: str,
+        container: str,
+        relay_socket: Path,
+        port: int,
     ) -> None:
-        self.api, self.pod, self.namespace, self.container = api, pod, namespace, container
+        self.api, self.lock, self.pod, self.namespace, self.container = api, lock, pod, namespace, container
         self.relay_socket = relay_socket
         self.port = port
         self.connections = 0
@@ -53,19 +64,20 @@ class ModelTunnel:
 
     def start(self) -> None:
         try:
-            self._ws = stream(
-                self.api.connect_get_namespaced_pod_exec,
-                self.pod,
-                self.namespace,
-                command=["python3", "-c", SOURCE, "127.0.0.1", str(self.port)],
-                container=self.container,
-                stdin=True,
-                stdout=True,
-                stderr=True,
-                tty=False,
-                binary=True,
-                _preload_content=False,
-            )
+            with self.lock:  # the sandbox's exec client: its set-up must not overlap another's
+                self._ws = stream(
+                    self.api.connect_get_namespaced_pod_exec,
+                    self.pod,
+                    self.namespace,
+                    command=["python3", "-c", SOURCE, "127.0.0.1", str(self.port)],
+                    container=self.container,
+                    stdin=True,
+                    stdout=True,
+                    stderr=True,
+                    tty=False,
+                    binary=True,
+                    _preload_content=False,
+                )
         except Exception as exc:
             raise SandboxError(f"pod {self.pod}: the model tunnel could not start: {exc}") from exc
         self._reader = threading.Thread(target=self._read, name=f"tunnel-{self.pod}", daemon=True)
@@ -96,6 +108,8 @@ class ModelTunnel:
                 buffer += data
                 while len(buffer) >= HEADER.size:
                     kind, cid, size = HEADER.unpack_from(buffer)
+                    if size > MAX_FRAME:
+                        raise ValueError(f"a frame of {size} bytes: not the tunnel's listener")
                     if len(buffer) < HEADER.size + size:
                         break
                     payload = buffer[HEADER.size : HEADER.size + size]
@@ -111,6 +125,9 @@ class ModelTunnel:
         if kind == READY:
             self._ready.set()
         elif kind == OPEN:
+            if len(self._conns) >= MAX_CONNECTIONS or cid in self._conns:
+                self._send(CLOSE, cid)
+                return
             conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
                 conn.connect(str(self.relay_socket))
@@ -143,6 +160,8 @@ class ModelTunnel:
             pass
         finally:
             self._drop(cid)
+            with contextlib.suppress(OSError):
+                conn.close()
 
     def _drop(self, cid: int) -> None:
         conn = self._conns.pop(cid, None)

@@ -7,9 +7,9 @@ recycled pid is never mistaken for a spared one. The task container's files are 
 `/proc/<init>/root`, where <init> is the task container's init, found once at start (before any agent
 ran) by the marker its command line ends with.
 
-Every script takes its inputs as positional arguments (never spliced into the script text), reads /proc
-with the shell's own `read` (no process per entry, so a sweep keeps up with a fork bomb) and answers on
-stdout.
+Every script takes its inputs as positional arguments (never spliced into the script text) and answers
+on stdout; the sweeps that kill read /proc with the shell's own `read` (no process per entry, so a sweep
+keeps up with a fork bomb).
 """
 
 from __future__ import annotations
@@ -66,27 +66,65 @@ while :; do
     done
     [ "$found" = 0 ] && break
     round=$((round + 1))
-    [ "$round" -ge 500 ] && break
+    [ "$round" -ge 500 ] && { echo "processes still starting after 500 sweeps" >&2; exit 9; }
 done
 n=0
 for p in $stopped; do kill -KILL "$p" 2>/dev/null && n=$((n + 1)); done
+round=0
+while :; do
+    found=0
+    for d in /proc/[0-9]*; do
+        p=${d#/proc/}
+        read -r cg < "$d/cgroup" 2>/dev/null || continue
+        [ "$cg" = "$me" ] && continue
+        read -r stat < "$d/stat" 2>/dev/null || continue
+        rest=${stat##*) }
+        set -- $rest
+        case "$1" in Z|X) continue ;; esac
+        case "$spare" in *" $p:${20} "*) continue ;; esac
+        [ "${20}" -lt "$since" ] && continue
+        kill -KILL "$p" 2>/dev/null && { n=$((n + 1)); found=1; }
+    done
+    [ "$found" = 0 ] && break
+    round=$((round + 1))
+    [ "$round" -ge 500 ] && { echo "processes still alive after 500 kill sweeps" >&2; exit 9; }
+done
 echo "$n"
 """
 """Stops (SIGSTOP, sweep after sweep, until a sweep finds nothing new: a stopped process forks no more)
 then SIGKILLs every task-container process that is not spared ($1: `pid:start` words) and started at or
-after $2 (start ticks; 0 for all). Prints how many were killed."""
+after $2 (start ticks; 0 for all), and goes on killing until a sweep finds none alive (one continued by
+another between two sweeps, and its children, included). Prints how many were killed; fails when they
+keep coming."""
 
 _ROOT = r"""
 init=$1
 shift
 root=/proc/$init/root
 [ -d "$root/" ] || { echo "the sandbox's init ($init) is gone" >&2; exit 70; }
+no_linked_parent() {
+    set -f
+    parent=$(dirname -- "$1")
+    at=$root
+    oldifs=$IFS
+    IFS=/
+    for part in $parent; do
+        [ -n "$part" ] || continue
+        at=$at/$part
+        if [ -L "$at" ]; then IFS=$oldifs; echo "$1: $at is a symbolic link" >&2; exit 5; fi
+    done
+    IFS=$oldifs
+}
 """
+"""Every script's start: $1 is the init's pid; the task container's root is $root. A path's parent
+folders must not be links: through /proc/<init>/root an absolute link would lead into the warden's own
+filesystem (exit 5)."""
 
 EXPORT = (
     _ROOT
     + r"""
 path=$1
+no_linked_parent "$path"
 [ -e "$root$path" ] || [ -L "$root$path" ] || exit 3
 dir=$(dirname -- "$path")
 base=$(basename -- "$path")
@@ -103,6 +141,7 @@ MAKE_DIR = (
     _ROOT
     + r"""
 path=$1
+no_linked_parent "$path"
 rm -rf -- "$root$path" && mkdir -p -- "$root$path" && chown "$2:$3" "$root$path" && chmod "$4" "$root$path"
 """
 )
@@ -157,10 +196,10 @@ tr '\0' '\n' < "/proc/$init/environ"
 """The init's working directory and environment (the image's WORKDIR and ENV with the pod's on top)."""
 
 LISTING = r"""
-find "$1" -xdev -mindepth 1 -printf '%y %m %U %G %s %T@ %C@ %P\t%l\n' 2>/dev/null
-exit 0
+find "$1" -xdev -mindepth 1 -printf '%y %m %U %G %s %T@ %C@\0%P\0%l\0'
 """
-"""One line per entry below $1: type, mode, owner, size, mtime, ctime, path relative to $1, link target.
+"""Three NUL-ended fields per entry below $1 (a name or a link target may hold any byte but NUL): type,
+mode, owner, size, mtime, ctime; the path relative to $1; the link target.
 Run on the warden's own `/` (the image as built) and on the task container's root: the difference is
 the task container's change to its image (a file the agent wrote is copied up: its ctime, which no
 caller of utime can set, moves)."""

@@ -22,7 +22,7 @@ import docker
 import pytest
 
 from envs.cluster_images import push_image
-from envs.errors import ArchiveTooLarge, ImagePullFailed, PodUnschedulable
+from envs.errors import ArchiveTooLarge, ImagePullFailed, PodUnschedulable, SandboxError
 from envs.k8s_manifests import SANDBOX_LABEL
 from envs.k8s_run import KubernetesRun, KubernetesSettings
 from envs.k8s_sandbox import KubernetesSandbox
@@ -257,3 +257,37 @@ def test_start_failures_are_their_own_class_and_leave_no_pod(run: KubernetesRun,
         unschedulable.start()
     assert _pods(pinned, unschedulable.name) == []
     pinned.close()
+
+
+def test_no_file_name_forges_the_diff(sandbox: KubernetesSandbox) -> None:
+    """A link whose target holds a newline and the image's own entry for a file the agent rewrote: in a
+    line-based listing it would stand in for the real one; the listing is NUL-separated."""
+    sandbox.exec(
+        "cd / && line=$(find usr/bin/env -printf '%y %m %U %G %s %T@ %C@ %p'); "
+        "cp /usr/bin/env /tmp/env && printf '#!/bin/sh\\n' | dd of=/usr/bin/env conv=notrunc 2>/dev/null; "
+        "touch -r /tmp/env /usr/bin/env; "
+        "for dir in / /usr/bin /var /zz; do mkdir -p $dir; "
+        'ln -s "$(printf \'\\n%s\\t\' "$line")" $dir/zzzz-forged; done'
+    )
+    changes = {(c.kind, c.path) for c in sandbox.changed_paths()}
+    assert ("changed", "/usr/bin/env") in changes
+    assert ("added", "/zz/zzzz-forged") in changes
+
+
+def test_a_linked_parent_is_refused_not_followed(sandbox: KubernetesSandbox) -> None:
+    """/logs made a link to /dev/x: through /proc/<init>/root it would lead into the warden's own /dev."""
+    sandbox.exec("rm -rf /logs && mkdir -p /dev/x/verifier && echo 1 > /dev/x/verifier/reward.txt")
+    sandbox.exec("ln -s /dev/x /logs")
+    with pytest.raises(SandboxError, match="symbolic link"):
+        sandbox.make_dir("/logs/verifier")
+    with pytest.raises(SandboxError, match="symbolic link"):
+        sandbox.read_file("/logs/verifier/reward.txt", 100)
+
+
+def test_any_file_name_uploads(sandbox: KubernetesSandbox, tmp_path: Path) -> None:
+    """A name that is not UTF-8 (an agent's artifact may have one) goes through as the engine's would."""
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / os.fsdecode(b"caf\xe9")).write_text("x")
+    sandbox.upload(folder, "/odd")
+    assert sandbox.exec("ls /odd | od -An -c").stdout.split() == ["c", "a", "f", "351", "\\n"]
