@@ -107,13 +107,15 @@ def pod_manifest(
     deadline_sec: int,
     preload: bool,
     bundles: list[tuple[str, str]] | None = None,
+    image_volumes: bool = False,
     runtime_class: str | None = None,
     image_pull_policy: str = "IfNotPresent",
     annotations: dict[str, str] | None = None,
     node_selector: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """One sandbox's pod. `bundles` are (bundle image, mount path) pairs: each is copied by an init
-    container into an emptyDir the task container mounts read-only."""
+    container into an emptyDir the task container mounts read-only, or with `image_volumes` mounted as
+    an image volume (its /bundle, by subPath: beta and on by default from Kubernetes 1.35)."""
     resources: dict[str, dict[str, str]] = {"requests": {}, "limits": {}}
     if cpus:
         resources["requests"]["cpu"] = resources["limits"]["cpu"] = quantity_cpu(cpus)
@@ -162,6 +164,12 @@ def pod_manifest(
     mounts: list[dict[str, Any]] = []
     for index, (bundle_image, target) in enumerate(bundles or []):
         volume = f"bundle-{index}"
+        if image_volumes:  # the kubelet mounts the image itself: no copy, no init container
+            volumes.append(
+                {"name": volume, "image": {"reference": bundle_image, "pullPolicy": image_pull_policy}}
+            )
+            mounts.append({"name": volume, "mountPath": target, "subPath": "bundle", "readOnly": True})
+            continue
         volumes.append({"name": volume, "emptyDir": {}})
         init_containers.append(
             {

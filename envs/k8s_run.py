@@ -71,6 +71,9 @@ class KubernetesSettings(BaseModel):
     max_inflight: int = Field(default_factory=lambda: int(os.environ.get("FORGE_K8S_MAX_INFLIGHT", "32")))
     """At most this many pod creations and start-ups at once (429s shrink it further, for a while)."""
     image_pull_policy: str = "IfNotPresent"
+    image_volumes: bool = Field(default_factory=lambda: os.environ.get("FORGE_K8S_BUNDLES") == "image-volume")
+    """Harness bundles as image volumes (the cluster must support them: beta, on by default from 1.35);
+    else each is copied by an init container into an emptyDir, which works everywhere."""
     node_selector: dict[str, str] = Field(default_factory=dict)
     watchdog: bool = True
 

@@ -208,6 +208,7 @@ class KubernetesSandbox(Sandbox):
             deadline_sec=run.config.pod_deadline_sec,
             preload=bool(spec.preload),
             bundles=[(run.image(m.image or ""), m.target) for m in spec.mounts],
+            image_volumes=run.config.image_volumes,
             runtime_class=run.config.runtime_class,
             image_pull_policy=run.config.image_pull_policy,
             annotations={labels.OWNER: run.owner, "openforge.task-name": spec.task},

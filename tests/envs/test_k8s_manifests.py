@@ -61,6 +61,12 @@ def test_every_manifest_is_valid() -> None:
     _valid(_pod())
     _valid(_pod(preload=True, runtime_class="gvisor", node_selector={"pool": "sandboxes"}))
     _valid(_pod(bundles=[("registry.example/openforge/bundle-codex:abc", "/opt/forge/harness")]))
+    _valid(
+        _pod(
+            bundles=[("registry.example/openforge/bundle:codex-1", "/opt/forge/harness/codex")],
+            image_volumes=True,
+        )
+    )
     _valid(_pod(cpus=None, memory_mb=None, storage_mb=None, workdir=None, env={}))
     _valid(deny_all_policy("forge-run-0123456789-deny", "forge", RUN_LABELS, ref))
 
@@ -101,6 +107,24 @@ def test_pod_hardening() -> None:
     assert task["resources"]["requests"] == task["resources"]["limits"]
     assert task["args"][-1] == "forge-init" and "command" not in task  # the image's ENTRYPOINT stays
     assert set(task["securityContext"]["capabilities"]["add"]) == set(TASK_CAPABILITIES)
+
+
+def test_bundles_copied_or_mounted_as_images() -> None:
+    bundle = ("registry.example/openforge/bundle:codex-1", "/opt/forge/harness/codex")
+    copied = _pod(bundles=[bundle])["spec"]
+    (init,) = copied["initContainers"]
+    assert init["image"] == bundle[0] and copied["volumes"] == [{"name": "bundle-0", "emptyDir": {}}]
+    assert copied["containers"][0]["volumeMounts"] == [
+        {"name": "bundle-0", "mountPath": bundle[1], "readOnly": True}
+    ]
+    mounted = _pod(bundles=[bundle], image_volumes=True)["spec"]
+    assert "initContainers" not in mounted
+    assert mounted["volumes"] == [
+        {"name": "bundle-0", "image": {"reference": bundle[0], "pullPolicy": "IfNotPresent"}}
+    ]
+    assert mounted["containers"][0]["volumeMounts"] == [
+        {"name": "bundle-0", "mountPath": bundle[1], "subPath": "bundle", "readOnly": True}
+    ]
 
 
 def test_every_object_is_owned_by_the_run_parent() -> None:
