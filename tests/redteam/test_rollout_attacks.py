@@ -1,21 +1,26 @@
 """Every attack through a rollout of a real harness: the oracle engine makes the harness run the attack
-through its own shell tool, in a model-only sandbox behind the recording proxy, then the hidden tests
-run. Each must be scored 0 (never an infrastructure error, which training would drop and redo), and the
-proxy's record of the rollout must hold the verifier's 0."""
+through its own shell tool, in a model-only sandbox behind the recording proxy (on local Docker, and for
+forge-react on k8s too, its pods real containers), then the hidden tests run. Each must be scored 0
+(never an infrastructure error, which training would drop and redo), and the proxy's record of the
+rollout must hold the verifier's 0."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import docker
 import pytest
 
+from envs.cluster_images import build_bundle_image
 from envs.image_builder import build_image
+from envs.k8s_run import configure, current_run
 from envs.task import Task, load_task
 from harnesses.registry import get_harness
 from proxy.engines.oracle import OracleEngine
 from proxy.session import ProxySession
 from tests.conftest import harness_bundle
+from tests.envs.k8s_docker_api import DockerKubeApi
 from tests.redteam.attacks import ATTACKS, VERIFIER_SANDBOXES, attack_task_name, write_attack_catalog
 from train.rollout import RolloutResult, run_rollout
 
@@ -59,12 +64,15 @@ def _attack(
     images: dict[str, tuple[Task, str]],
     tokenizer: Path,
     tmp_path: Path,
+    backend: str = "docker",
 ) -> None:
     harness = get_harness(harness_name)
     bundle = harness_bundle(harness)
     task, image = images[attack_task_name(attack, sandbox)]
     with ProxySession(OracleEngine(catalog, tokenizer=tokenizer), tmp_path / "proxy") as proxy:
-        result = run_rollout(task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path)
+        result = run_rollout(
+            task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, backend=backend
+        )
         assert proxy.store is not None
         recorded = proxy.store.rollout(result.rollout_id)
     assert result.harness_run is not None and result.harness_run.status != "not-started", _explain(result)
@@ -91,3 +99,31 @@ def test_the_attack_scores_zero_in_a_codex_rollout(
     attack: str, catalog: Path, images: dict[str, tuple[Task, str]], tiny_model_dir: Path, tmp_path: Path
 ) -> None:
     _attack("codex", attack, "agent", catalog, images, tiny_model_dir, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def on_k8s(tmp_path_factory: pytest.TempPathFactory, client: docker.DockerClient) -> Iterator[None]:
+    """The k8s backend against an API server whose pods are real containers; the bundle as an image."""
+    build_bundle_image(client, harness_bundle(get_harness("forge-react")).path)
+    with DockerKubeApi() as api:
+        kubeconfig = api.write_kubeconfig(tmp_path_factory.mktemp("kube") / "config", "forge-redteam")
+        configure(namespace="forge-redteam", kubeconfig=str(kubeconfig))
+        try:
+            yield
+        finally:
+            current_run().close()
+            configure()
+
+
+@pytest.mark.parametrize("sandbox", VERIFIER_SANDBOXES)
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_attack_scores_zero_in_a_forge_react_rollout_on_k8s(
+    attack: str,
+    sandbox: str,
+    catalog: Path,
+    images: dict[str, tuple[Task, str]],
+    tiny_model_dir: Path,
+    tmp_path: Path,
+    on_k8s: None,
+) -> None:
+    _attack("forge-react", attack, sandbox, catalog, images, tiny_model_dir, tmp_path, backend="k8s")
