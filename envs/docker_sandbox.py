@@ -43,7 +43,15 @@ from envs.errors import (
 from envs.host_processes import HostProcess, boot_ticks, container_processes, kill_processes
 from envs.model_relay import ModelRelay
 from envs.reaper import MODEL_MOUNT
-from envs.sandbox import ExecResult, OutputBuffer, PathChange, ProcessDefaults, Sandbox, SandboxSpec
+from envs.sandbox import (
+    ExecResult,
+    OutputBuffer,
+    PathChange,
+    ProcessDefaults,
+    Sandbox,
+    SandboxSpec,
+    pack_upload,
+)
 from envs.task_config import NetworkMode
 
 log = logging.getLogger("forge.envs")
@@ -506,25 +514,10 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"{what} in sandbox {self.name} failed")
 
     def upload(self, source: Path, target: str) -> None:
-        """Through the engine's archive API; missing parent folders are made (root, 0755), a folder's
-        contents merge into `target`."""
-        source = Path(source)
-        if not source.exists():
-            raise SandboxError(f"cannot upload {source}: no such file or directory")
-        name = os.path.normpath(target).lstrip("/")
-        if not name or name.startswith(".."):
-            raise SandboxError(f"cannot upload to {target!r}")
-
-        def normal(info: tarfile.TarInfo) -> tarfile.TarInfo:
-            info.uid = info.gid = 0
-            info.uname = info.gname = "root"
-            if info.isdir() and info.name == name:
-                info.mode = 0o755  # the target folder is readable by any user the tests run as
-            return info
-
+        """Through the engine's archive API (envs.sandbox.pack_upload); missing parent folders are made
+        (root, 0755), a folder's contents merge into `target`."""
         with tempfile.TemporaryFile() as buf:
-            with tarfile.open(fileobj=buf, mode="w") as tar:
-                tar.add(str(source), arcname=name, filter=normal)
+            pack_upload(source, target, buf)
             buf.seek(0)
             self._put(buf, f"upload of {source} to {target}")
 

@@ -69,7 +69,15 @@ from envs.k8s_warden import (
     init_pid,
 )
 from envs.model_relay import ModelRelay
-from envs.sandbox import ExecResult, OutputBuffer, PathChange, ProcessDefaults, Sandbox, SandboxSpec
+from envs.sandbox import (
+    ExecResult,
+    OutputBuffer,
+    PathChange,
+    ProcessDefaults,
+    Sandbox,
+    SandboxSpec,
+    pack_upload,
+)
 from envs.task_config import NetworkMode
 
 log = logging.getLogger("forge.envs")
@@ -637,24 +645,9 @@ class KubernetesSandbox(Sandbox):
     # -- files ---------------------------------------------------------------------------------------------
 
     def upload(self, source: Path, target: str) -> None:
-        """A tar of `source` (as Docker's upload makes it) unpacked at `/` by the warden."""
-        source = Path(source)
-        if not source.exists():
-            raise SandboxError(f"cannot upload {source}: no such file or directory")
-        name = os.path.normpath(target).lstrip("/")
-        if not name or name.startswith(".."):
-            raise SandboxError(f"cannot upload to {target!r}")
-
-        def normal(info: tarfile.TarInfo) -> tarfile.TarInfo:
-            info.uid = info.gid = 0
-            info.uname = info.gname = "root"
-            if info.isdir() and info.name == name:
-                info.mode = 0o755
-            return info
-
+        """The archive every backend uploads (envs.sandbox.pack_upload), unpacked at `/` by the warden."""
         with tempfile.TemporaryFile() as buf:
-            with tarfile.open(fileobj=buf, mode="w") as tar:
-                tar.add(str(source), arcname=name, filter=normal)
+            pack_upload(source, target, buf)
             buf.seek(0)
             outcome, err = self._unpack(buf)
         if outcome.exit_code != 0:

@@ -275,6 +275,27 @@ class Sandbox(ABC):
         self.stop()
 
 
+def pack_upload(source: Path, target: str, dest: IO[bytes]) -> None:
+    """Write the archive an upload of `source` to `target` unpacks at `/` (every backend's the same):
+    names under `target`, owned by root, the target folder readable by any user the tests run as."""
+    source = Path(source)
+    if not source.exists():
+        raise SandboxError(f"cannot upload {source}: no such file or directory")
+    name = os.path.normpath(target).lstrip("/")
+    if not name or name.startswith(".."):
+        raise SandboxError(f"cannot upload to {target!r}")
+
+    def normal(info: tarfile.TarInfo) -> tarfile.TarInfo:
+        info.uid = info.gid = 0
+        info.uname = info.gname = "root"
+        if info.isdir() and info.name == name:
+            info.mode = 0o755
+        return info
+
+    with tarfile.open(fileobj=dest, mode="w") as tar:
+        tar.add(str(source), arcname=name, filter=normal)
+
+
 BACKENDS: dict[str, str] = {
     "docker": "envs.docker_sandbox:DockerSandbox",
     "k8s": "envs.k8s_sandbox:KubernetesSandbox",

@@ -81,26 +81,6 @@ def _attack(
     assert recorded is not None and recorded.rewards == {"reward": 0.0}
 
 
-@pytest.mark.parametrize("sandbox", VERIFIER_SANDBOXES)
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_the_attack_scores_zero_in_a_forge_react_rollout(
-    attack: str,
-    sandbox: str,
-    catalog: Path,
-    images: dict[str, tuple[Task, str]],
-    tiny_model_dir: Path,
-    tmp_path: Path,
-) -> None:
-    _attack("forge-react", attack, sandbox, catalog, images, tiny_model_dir, tmp_path)
-
-
-@pytest.mark.parametrize("attack", CODEX_ATTACKS)
-def test_the_attack_scores_zero_in_a_codex_rollout(
-    attack: str, catalog: Path, images: dict[str, tuple[Task, str]], tiny_model_dir: Path, tmp_path: Path
-) -> None:
-    _attack("codex", attack, "agent", catalog, images, tiny_model_dir, tmp_path)
-
-
 @pytest.fixture(scope="module")
 def on_k8s(tmp_path_factory: pytest.TempPathFactory, client: docker.DockerClient) -> Iterator[None]:
     """The k8s backend against an API server whose pods are real containers; the bundle as an image."""
@@ -117,13 +97,24 @@ def on_k8s(tmp_path_factory: pytest.TempPathFactory, client: docker.DockerClient
 
 @pytest.mark.parametrize("sandbox", VERIFIER_SANDBOXES)
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_the_attack_scores_zero_in_a_forge_react_rollout_on_k8s(
+@pytest.mark.parametrize("backend", ["docker", "k8s"])
+def test_the_attack_scores_zero_in_a_forge_react_rollout(
+    backend: str,
     attack: str,
     sandbox: str,
     catalog: Path,
     images: dict[str, tuple[Task, str]],
     tiny_model_dir: Path,
     tmp_path: Path,
-    on_k8s: None,
+    request: pytest.FixtureRequest,
 ) -> None:
-    _attack("forge-react", attack, sandbox, catalog, images, tiny_model_dir, tmp_path, backend="k8s")
+    if backend == "k8s":
+        request.getfixturevalue("on_k8s")
+    _attack("forge-react", attack, sandbox, catalog, images, tiny_model_dir, tmp_path, backend=backend)
+
+
+@pytest.mark.parametrize("attack", CODEX_ATTACKS)
+def test_the_attack_scores_zero_in_a_codex_rollout(
+    attack: str, catalog: Path, images: dict[str, tuple[Task, str]], tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    _attack("codex", attack, "agent", catalog, images, tiny_model_dir, tmp_path)
