@@ -42,36 +42,8 @@ KILL = r"""
 spare=" $1 "
 since=$2
 read -r me < /proc/self/cgroup
-stopped=" "
-round=0
-while :; do
-    found=0
-    for d in /proc/[0-9]*; do
-        p=${d#/proc/}
-        read -r cg < "$d/cgroup" 2>/dev/null || continue
-        [ "$cg" = "$me" ] && continue
-        read -r stat < "$d/stat" 2>/dev/null || continue
-        rest=${stat##*) }
-        set -- $rest
-        state=$1
-        start=${20}
-        case "$state" in Z|X) continue ;; esac
-        case "$spare" in *" $p:$start "*) continue ;; esac
-        [ "$start" -lt "$since" ] && continue
-        case "$stopped" in *" $p "*) [ "$state" = T ] && continue ;; esac
-        if kill -STOP "$p" 2>/dev/null; then
-            case "$stopped" in *" $p "*) ;; *) stopped="$stopped$p " ;; esac
-            found=1
-        fi
-    done
-    [ "$found" = 0 ] && break
-    round=$((round + 1))
-    [ "$round" -ge 500 ] && { echo "processes still starting after 500 sweeps" >&2; exit 9; }
-done
-n=0
-for p in $stopped; do kill -KILL "$p" 2>/dev/null && n=$((n + 1)); done
-round=0
-while :; do
+sweep() {  # $1 <pid> <state> for every task-container process alive, not spared, started since $since
+    action=$1
     found=0
     for d in /proc/[0-9]*; do
         p=${d#/proc/}
@@ -83,9 +55,29 @@ while :; do
         case "$1" in Z|X) continue ;; esac
         case "$spare" in *" $p:${20} "*) continue ;; esac
         [ "${20}" -lt "$since" ] && continue
-        kill -KILL "$p" 2>/dev/null && { n=$((n + 1)); found=1; }
+        "$action" "$p" "$1"
     done
-    [ "$found" = 0 ] && break
+}
+stopped=" "
+stop_it() {
+    case "$stopped" in *" $1 "*) [ "$2" = T ] && return ;; esac
+    if kill -STOP "$1" 2>/dev/null; then
+        case "$stopped" in *" $1 "*) ;; *) stopped="$stopped$1 " ;; esac
+        found=1
+    fi
+}
+n=0
+kill_it() {
+    kill -KILL "$1" 2>/dev/null && { n=$((n + 1)); found=1; }
+}
+round=0
+while sweep stop_it; [ "$found" = 1 ]; do
+    round=$((round + 1))
+    [ "$round" -ge 500 ] && { echo "processes still starting after 500 sweeps" >&2; exit 9; }
+done
+for p in $stopped; do kill -KILL "$p" 2>/dev/null && n=$((n + 1)); done
+round=0
+while sweep kill_it; [ "$found" = 1 ]; do
     round=$((round + 1))
     [ "$round" -ge 500 ] && { echo "processes still alive after 500 kill sweeps" >&2; exit 9; }
 done
