@@ -39,7 +39,7 @@ from envs.errors import EnvsError
 from envs.gate import VERIFIED_FILE, VerificationRecord, forgery_reason, verify_tasks
 from envs.image_builder import BuildResult, build_images
 from envs.reaper import remove_containers, remove_relay_folders
-from envs.task import Problem, Task, inspect_task, resolve_task_dirs
+from envs.task import Problem, Task, find_task_dirs, inspect_task, is_task_dir, resolve_task_dirs
 from envs.verifier_image import prepare_verifier_image, prepared_verifier_image, separate_verifier_image
 
 app = typer.Typer(
@@ -201,7 +201,10 @@ def build(
         ),
     ] = None,
 ) -> None:
-    """Build task images (content-hash tagged: unchanged tasks are never rebuilt)."""
+    """Build task images (content-hash tagged: unchanged tasks are never rebuilt). With no task and no
+    --catalog: the task in the current directory, else every catalog under ./catalog."""
+    if not tasks and catalog is None:
+        tasks = [_default_build_target()]
     catalog_tasks = _load_tasks(tasks, catalog)
     loaded = catalog_tasks.tasks
     started = time.monotonic()
@@ -244,6 +247,29 @@ def build(
     )
     if failed:
         raise typer.Exit(1)
+
+
+def _default_build_target() -> Path:
+    """What a bare `forge-env build` builds, said before it starts: the task here, or ./catalog whole."""
+    here = Path(".")
+    if is_task_dir(here):
+        console.print(f"no task given: building the task in the current directory ({Path.cwd().name})")
+        return here
+    shelf = Path("catalog")
+    found = find_task_dirs(shelf) if shelf.is_dir() else []
+    if not found:
+        raise fail(
+            "no task given, no task.toml in the current directory and no catalog under ./catalog: "
+            "pass task directories or --catalog DIR",
+            2,
+        )
+    counts: dict[str, int] = {}
+    for d in found:
+        name = d.relative_to(shelf).parts[0]
+        counts[name] = counts.get(name, 0) + 1
+    listed = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items()))
+    console.print(f"no task given and none here: building every catalog under ./catalog: {listed}")
+    return shelf
 
 
 @app.command()

@@ -1,7 +1,9 @@
 """`forge-synth`: the task-synthesis pipeline, one command per stage, all of them resumable.
 
 forge-synth propose --domain claw|browser [--pool DIR|hf:NAME ...] --n N --seed S
-                    [--offline | --model URL --model-name M] [--personas FILE] [--dry-run] --out RUN_DIR
+                    [--offline | --model URL --model-name M] [--personas FILE] [--dry-run] [--out RUN_DIR]
+                    (neither --offline nor --model: the LLM at $FORGE_SYNTH_MODEL_URL or $OPENAI_BASE_URL
+                    when one is set, else the offline families; no --out: a new runs/synth-DOMAIN-TIME)
 forge-synth prune RUN_DIR        forge-synth build RUN_DIR        forge-synth refine RUN_DIR
 forge-synth test RUN_DIR [--policy URL|ENGINE|DIR --harness NAME -k K --band LO,HI]
 forge-synth run --domain claw|browser --offline --n 300 --out RUN_DIR    (all five, until n accepted)
@@ -10,7 +12,6 @@ forge-synth status RUN_DIR       forge-synth export RUN_DIR --catalog DIR
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +23,6 @@ from rich.markup import escape
 from rich.progress import TaskID
 from rich.table import Table
 
-from envs.browser_image import SITES_DIR
 from envs.cli_support import (
     BackendOpt,
     KubeconfigOpt,
@@ -37,9 +37,35 @@ from envs.cli_support import (
 )
 from envs.docker_client import docker_client
 from envs.errors import EnvsError
+from synth.cli_options import (
+    BandOpt,
+    DomainOpt,
+    FamiliesOpt,
+    HarnessOpt,
+    JobsOpt,
+    KeyOpt,
+    KOpt,
+    MinhashOpt,
+    ModelNameOpt,
+    ModelOpt,
+    NOpt,
+    NoSemanticOpt,
+    OfflineOpt,
+    OutOpt,
+    PersonasOpt,
+    PolicyOpt,
+    PoolOpt,
+    RoundsOpt,
+    RunArg,
+    SeedOpt,
+    SemanticOpt,
+    make_proposer,
+    new_run_dir,
+    personas_from,
+    run_settings,
+)
 from synth.errors import ModelUnavailable, SynthError
-from synth.pools import SHIPPED_POOLS, load_pools
-from synth.run_dir import RunDir, RunSettings
+from synth.run_dir import RunDir
 from synth.spec import Proposal, ProposeRequest
 from train.cli.common import DEFAULT_HARNESS, USAGE
 
@@ -55,121 +81,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-DEFAULT_POOLS = {"claw": SHIPPED_POOLS / "claw", "browser": SITES_DIR / "seeds"}
-"""A domain's pool when none is given: the shipped claw pool; for browser, the sites' default seeds."""
-PLANNED_DOMAINS = ("computer",)
-LLM_DOMAINS = ("claw", "browser")
-"""The domains the LLM proposer has prompts for: shell tasks, and browser tasks on the local sites."""
-RunArg = Annotated[Path, typer.Argument(help="The run directory (made by propose or run).")]
-DomainOpt = Annotated[str, typer.Option("--domain", "-d", help="The domain (claw, browser).")]
-PoolOpt = Annotated[
-    list[str],
-    typer.Option("--pool", "-p", help="An asset pool: a directory, or hf:PATH|NAME (datasets); repeatable."),
-]
-NOpt = Annotated[int, typer.Option("--n", "-n", min=1, help="Proposals to make (first attempts in the run).")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="The run's seed.")]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="The LLM: an OpenAI-compatible base URL.")]
-ModelNameOpt = Annotated[str | None, typer.Option("--model-name", help="The model name sent to it.")]
-KeyOpt = Annotated[str, typer.Option("--api-key-env", help="Env var holding the endpoint's key.")]
-OfflineOpt = Annotated[bool, typer.Option("--offline", help="Procedural families, no model.")]
-FamiliesOpt = Annotated[list[str], typer.Option("--family", help="Only these offline families; repeatable.")]
-PersonasOpt = Annotated[
-    Path | None, typer.Option("--personas", help="Personas, one per line (or a JSON list).")
-]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Builds / gate runs in parallel.")]
-PolicyOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--policy",
-        help="Also roll out a policy on each verified task: an engine (oracle, nop, local, ...), an "
-        "OpenAI-compatible URL, or a model directory / smollm2 served here. Without it only the gate runs.",
-    ),
-]
-HarnessOpt = Annotated[str, typer.Option("--harness", "-H", help="The harness the policy runs in.")]
-KOpt = Annotated[int, typer.Option("-k", min=1, help="Rollouts per task.")]
-BandOpt = Annotated[
-    str, typer.Option("--band", help="Pass rates kept: LO,HI (strict) or [LO,HI] (inclusive).")
-]
-MinhashOpt = Annotated[float, typer.Option(help="Near-duplicate: estimated Jaccard at least.")]
-SemanticOpt = Annotated[
-    float | None, typer.Option(help="Semantic duplicate: cosine at least (default: PruneConfig's).")
-]
-NoSemanticOpt = Annotated[bool, typer.Option("--no-semantic", help="Skip the embedding check.")]
-RoundsOpt = Annotated[
-    int, typer.Option("--max-rounds", min=0, help="Refined versions per proposal, at most.")
-]
-
-
-def _personas(path: Path | None) -> list[str]:
-    if path is None:
-        return []
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise fail(f"--personas {path}: {exc}", USAGE) from exc
-    if text.lstrip().startswith("["):
-        try:
-            found = json.loads(text)
-        except ValueError as exc:
-            raise fail(f"--personas {path}: not a JSON list: {exc}", USAGE) from exc
-        if not isinstance(found, list) or not all(isinstance(x, str) for x in found):
-            raise fail(f"--personas {path}: must be a JSON list of strings", USAGE)
-        return [x.strip() for x in found if x.strip()]
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
-
-
-def _settings(
-    domain: str, pools: list[str], seed: int, offline: bool, model: str | None, model_name: str | None,
-    families: list[str],
-) -> RunSettings:  # fmt: skip
-    from synth.families import domains
-
-    if domain not in domains():
-        planned = " (planned: its families come with that domain)" if domain in PLANNED_DOMAINS else ""
-        raise fail(f"no generator for domain {domain!r}{planned}; domains: {', '.join(domains())}", USAGE)
-    if offline == (model is not None):
-        raise fail("give either --offline or --model URL (with --model-name)", USAGE)
-    if not offline and domain not in LLM_DOMAINS:
-        raise fail(
-            f"the LLM proposer writes {', '.join(LLM_DOMAINS)} tasks; use --offline for {domain}", USAGE
-        )
-    if model is not None and not model_name:
-        raise fail("--model needs --model-name (the model name the endpoint serves)", USAGE)
-    if families and not offline:
-        raise fail("--family chooses offline families: it needs --offline", USAGE)
-    pools = pools or ([str(DEFAULT_POOLS[domain])] if domain in DEFAULT_POOLS else [])
-    return RunSettings(
-        domain=domain,
-        proposer="offline" if offline else "llm",
-        seed=seed,
-        pools=[p if p.startswith("hf:") else str(Path(p).resolve()) for p in pools],
-        model_url=model,
-        model_name=model_name,
-        families=families,
-    )
-
-
-def _proposer(settings: RunSettings, api_key_env: str = "OPENAI_API_KEY") -> Proposer:
-    """The run's proposer, made again from its settings (the key from the environment)."""
-    import os
-
-    try:
-        pools = load_pools(list(settings.pools))
-        if settings.proposer == "offline":
-            from synth.offline import OfflineProposer
-
-            return OfflineProposer(settings.domain, pools, settings.families or None)
-        from synth.llm import LLMConfig, LLMProposer
-
-        config = LLMConfig(
-            base_url=settings.model_url or "",
-            model=settings.model_name or "",
-            api_key=os.environ.get(api_key_env, "none"),
-        )
-        return LLMProposer(settings.domain, pools, config)
-    except SynthError as exc:
-        raise fail(str(exc), USAGE) from exc
 
 
 def _writer(proposer: Proposer) -> FileWriter | None:
@@ -223,7 +134,7 @@ def _print_status(run: RunDir) -> None:
 
 @app.command()
 def propose(
-    out: Annotated[Path, typer.Option("--out", "-o", help="The run directory (resumed if it exists).")],
+    out: OutOpt = None,
     domain: DomainOpt = "claw",
     pool: PoolOpt = [],  # noqa: B006
     n: NOpt = 20,
@@ -239,9 +150,9 @@ def propose(
     ] = False,
 ) -> None:
     """Proposals grounded in asset pools, from an LLM or the offline families; each with its provenance."""
-    settings = _settings(domain, pool, seed, offline, model, model_name, family)
-    proposer = _proposer(settings, api_key_env)
-    chosen = _personas(personas)
+    settings = run_settings(domain, pool, seed, offline, model, model_name, family)
+    proposer = make_proposer(settings, api_key_env)
+    chosen = personas_from(personas)
     if dry_run:
         request = ProposeRequest(domain=domain, n=n, seed=seed, personas=chosen)
         if hasattr(proposer, "prompts"):
@@ -257,6 +168,7 @@ def propose(
         return
     from synth.stages.propose import propose_stage
 
+    out = new_run_dir(out, domain)
     try:
         run = RunDir.create(out, settings)
     except SynthError as exc:
@@ -272,6 +184,10 @@ def propose(
         )
     console.print(
         f"{summary.total} first attempts in {out} ({summary.made} new proposals, {summary.rejected} rejected)"
+    )
+    console.print(
+        f"next: forge-synth prune {out}, then build, test and refine it the same way "
+        f"(or forge-synth run --out {out} with the same options for all four)"
     )
 
 
@@ -320,7 +236,7 @@ def build(run_dir: RunArg, jobs: JobsOpt = 2, api_key_env: KeyOpt = "OPENAI_API_
     from synth.stages.build import build_stage
 
     run = _open(run_dir)
-    writer = _writer(_proposer(run.settings, api_key_env))
+    writer = _writer(make_proposer(run.settings, api_key_env))
     with _docker() as client, progress_bar() as progress:
         bar = progress.add_task("building", total=None)
         made = build_stage(
@@ -409,7 +325,7 @@ def refine(run_dir: RunArg, max_rounds: RoundsOpt = 1, api_key_env: KeyOpt = "OP
     from synth.stages.refine import refine_stage
 
     run = _open(run_dir)
-    proposer = _proposer(run.settings, api_key_env)
+    proposer = make_proposer(run.settings, api_key_env)
     with _docker():
         made = refine_stage(run, proposer, max_rounds)
     new = sum(r.new_id is not None for r in made)
@@ -418,7 +334,7 @@ def refine(run_dir: RunArg, max_rounds: RoundsOpt = 1, api_key_env: KeyOpt = "OP
 
 @app.command()
 def run(
-    out: Annotated[Path, typer.Option("--out", "-o", help="The run directory (resumed if it exists).")],
+    out: OutOpt = None,
     domain: DomainOpt = "claw",
     pool: PoolOpt = [],  # noqa: B006
     n: Annotated[int, typer.Option("--n", "-n", min=1, help="Accepted tasks to reach.")] = 20,
@@ -448,12 +364,13 @@ def run(
     use_backend(backend, namespace, kubeconfig, registry)
     from synth.pipeline import PipelineHooks, PipelineOptions, run_pipeline
 
-    settings = _settings(domain, pool, seed, offline, model, model_name, family)
-    proposer = _proposer(settings, api_key_env)
+    settings = run_settings(domain, pool, seed, offline, model, model_name, family)
+    proposer = make_proposer(settings, api_key_env)
     options = PipelineOptions(
-        n=n, max_proposals=max_proposals, max_rounds=max_rounds, jobs=jobs, personas=_personas(personas),
+        n=n, max_proposals=max_proposals, max_rounds=max_rounds, jobs=jobs, personas=personas_from(personas),
         band=_band(band), prune=_prune_config(minhash_threshold, semantic_threshold, no_semantic),
     )  # fmt: skip
+    out = new_run_dir(out, domain)
     try:
         run_dir = RunDir.create(out, settings)
     except SynthError as exc:
