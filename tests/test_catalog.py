@@ -7,8 +7,9 @@ from pathlib import Path
 import docker
 import pytest
 
-from envs.gate import verify_tasks
-from envs.task import find_task_dirs, inspect_task, load_task
+from envs.gate import VerificationRecord, verify_task
+from envs.parallel import run_parallel
+from envs.task import Task, find_task_dirs, inspect_task, load_task
 from proxy.engines.oracle import solution_command
 from tests.conftest import REPO
 
@@ -51,13 +52,36 @@ def test_basics_solutions_are_one_short_command() -> None:
         assert solution_command(task) == f"cd /app && {lines[0]}"
 
 
+def _forgery_sample(tasks: list[Task]) -> set[str]:
+    """One task per distinct way of verifying (the [verifier] table and the working directory): the
+    built-in forgeries attack the verifier's sandbox, not the task, so one task proves the stage for all
+    tasks verified alike (tests/redteam attacks every defence on its own)."""
+    first: dict[str, str] = {}
+    for task in tasks:
+        first.setdefault(
+            task.config.verifier.model_dump_json() + str(task.config.environment.workdir), task.name
+        )
+    return set(first.values())
+
+
+def _gate(client: docker.DockerClient, tasks: list[Task]) -> list[VerificationRecord]:
+    """The gate on every task (oracle 1, nop 0, no hidden file in the image), the forgery stage on
+    `_forgery_sample`'s tasks."""
+    attacked = _forgery_sample(tasks)
+    records = run_parallel(
+        lambda task: verify_task(client, task, runs=1, write=False, forgery=task.name in attacked), tasks, 2
+    )
+    assert sum(len(r.forgeries) >= 6 for r in records) == len(attacked), "the forgery stage ran on the sample"
+    return records
+
+
 @pytest.mark.docker
 @pytest.mark.parametrize("name", GATED_WHOLE)
 def test_catalog_passes_the_gate(
     name: str, client: docker.DockerClient, base_image: str, tmp_path: Path
 ) -> None:
     tasks = [load_task(d) for d in find_task_dirs(REPO / "catalog" / name)]
-    records = verify_tasks(client, tasks, runs=1, jobs=2, write=False)
+    records = _gate(client, tasks)
     failures = {r.task: r.reasons for r in records if not r.verified}
     assert not failures, failures
 
@@ -70,7 +94,7 @@ def test_a_sample_of_claw_synth_passes_the_gate(client: docker.DockerClient, bas
     for d in find_task_dirs(REPO / "catalog" / "claw-synth"):
         by_family.setdefault(d.name.rsplit("-", 2)[0], d)
     sample = [load_task(by_family[f]) for f in sorted(by_family)[::4]]
-    records = verify_tasks(client, sample, runs=1, jobs=2, write=False)
+    records = _gate(client, sample)
     failures = {r.task: r.reasons for r in records if not r.verified}
     assert len(sample) >= 3 and not failures, failures
 
