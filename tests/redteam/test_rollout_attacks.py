@@ -1,8 +1,8 @@
 """Every attack through a rollout of a real harness: the oracle engine makes the harness run the attack
-through its own shell tool, in a model-only sandbox behind the recording proxy (on local Docker, and for
-forge-react on k8s too, its pods real containers), then the hidden tests run. Each must be scored 0
-(never an infrastructure error, which training would drop and redo), and the proxy's record of the
-rollout must hold the verifier's 0."""
+through its own shell tool, in a model-only sandbox behind the recording proxy (on local Docker, and the
+attacks on processes also on k8s, its pods real containers), then the hidden tests run. Each must be
+scored 0 (never an infrastructure error, which training would drop and redo), and the proxy's record of
+the rollout must hold the verifier's 0."""
 
 from __future__ import annotations
 
@@ -28,6 +28,11 @@ pytestmark = pytest.mark.docker
 
 CODEX_ATTACKS = ("daemon", "pth-hook", "prewritten-reward", "kill-init")
 """A second, third-party harness on the attacks that most depend on how the harness runs commands."""
+K8S_ATTACKS = ("daemon", "block-tests-dir", "kill-init", "kill-everything", "fork-bomb")
+"""The attacks on processes, whose path differs on k8s (the pod's one PID namespace holds the warden, which
+stops and kills from beside the agent): they also go through a forge-react rollout on k8s. The attacks on
+files take the same path after the harness's command on both backends; on k8s they go through
+`forge-env verify --backend k8s` (test_verify_attacks) and on Docker through a rollout (below)."""
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +100,11 @@ def on_k8s(tmp_path_factory: pytest.TempPathFactory, client: docker.DockerClient
             configure()
 
 
+ROLLOUTS = [("docker", attack) for attack in sorted(ATTACKS)] + [("k8s", attack) for attack in K8S_ATTACKS]
+
+
 @pytest.mark.parametrize("sandbox", VERIFIER_SANDBOXES)
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-@pytest.mark.parametrize("backend", ["docker", "k8s"])
+@pytest.mark.parametrize(("backend", "attack"), ROLLOUTS)
 def test_the_attack_scores_zero_in_a_forge_react_rollout(
     backend: str,
     attack: str,
