@@ -33,6 +33,15 @@ REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog" / "browser"
 TASKS = ("shop-express-skillets", "mail-lookup-invoice-amount", "calendar-cancel-customer-call")
 """A write through a multi-page flow, a lookup with an answer, a change among look-alikes."""
+EVERY_TASK = "forge-web"
+"""Traced and doing nothing on every task: what a task's site makes the browser reach (nothing beyond the
+loopback) and that doing nothing scores 0 on it are the task's, and this harness is their witness
+(tests/envs/test_browser_env.py's gate runs a nop on the first task too). The others are traced on the first
+task only (what their own browser and channel reach: the harness's, not the task's) and do nothing on
+NOP_TASK only."""
+NOP_TASK = "mail-lookup-invoice-amount"
+"""The one task the other harnesses do nothing on: the lookup, where their nop's final message becomes the
+answer, and is scored 0."""
 BROWSER_ONLY = [n for n in HARNESSES if get_harness(n).domains == ("browser",)]
 """The harnesses made for the browser."""
 WITH_MCP = [n for n in HARNESSES if get_harness(n).domains == ("claw", "browser")]
@@ -82,20 +91,28 @@ def _reached_outside(connects: list[Connect]) -> list[Connect]:
 def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
     name: str, tasks: list[tuple[Task, str]], tmp_path: Path
 ) -> None:
+    """The oracle on every task, traced on the first; the nop on NOP_TASK (EVERY_TASK's: on all)."""
     harness = get_harness(name)
     bundle = harness_bundle(harness)
     with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
-        for task, image in tasks:
+        for index, (task, image) in enumerate(tasks):
+            trace = _traced(name, index)
             result = run_rollout(
-                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=True
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=trace
             )
             assert result.status == "scored" and result.reward == 1.0, _explain(result)
             run = result.harness_run
             assert run is not None and run.status == "completed", _explain(result)
             assert result.calls >= 3, "one call a browser action"
-            _check_reached_the_site_only(name, result)
+            if trace:
+                _check_reached_the_site_only(name, result)
             assert (result.logs_dir / "agent" / "screenshots").is_dir(), "its screenshots are kept"
     _check_doing_nothing_scores_zero(harness, bundle, tasks, tmp_path)
+
+
+def _traced(name: str, index: int) -> bool:
+    """Whether the harness's rollout of the index-th task runs under strace (see EVERY_TASK)."""
+    return index == 0 or name == EVERY_TASK
 
 
 def _check_reached_the_site_only(name: str, result: RolloutResult) -> None:
@@ -110,8 +127,11 @@ def _check_reached_the_site_only(name: str, result: RolloutResult) -> None:
 def _check_doing_nothing_scores_zero(
     harness: Harness, bundle: Bundle, tasks: list[tuple[Task, str]], tmp_path: Path
 ) -> None:
+    """Doing nothing scores 0: on every task with EVERY_TASK, on NOP_TASK with the others."""
+    nop_tasks = tasks if harness.name == EVERY_TASK else [t for t in tasks if t[0].path.name == NOP_TASK]
+    assert nop_tasks, NOP_TASK
     with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
-        for task, image in tasks:
+        for task, image in nop_tasks:
             result = run_rollout(
                 task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path
             )
@@ -138,12 +158,14 @@ def _tool_calls(proxy: RunningProxy, rollout_id: str) -> tuple[list[str], set[st
 def test_a_text_harness_browses_through_playwright_mcp(
     name: str, tasks: list[tuple[Task, str]], tmp_path: Path
 ) -> None:
+    """The oracle on every task, traced on the first; the nop on NOP_TASK."""
     harness = get_harness(name)
     bundle = harness_bundle(harness)
     with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
-        for task, image in tasks:
+        for index, (task, image) in enumerate(tasks):
+            trace = _traced(name, index)
             result = run_rollout(
-                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=True
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=trace
             )
             assert result.status == "scored" and result.reward == 1.0, _explain(result)
             made, browser_tools, shell = _tool_calls(proxy, result.rollout_id)
@@ -152,5 +174,6 @@ def test_a_text_harness_browses_through_playwright_mcp(
             browsing = [s for s in script if s["action"] not in ("answer", "done")]
             assert len(made) == len(browsing), f"one Playwright call a scripted step: {made}"
             assert set(made) <= browser_tools and not set(made) & shell, made
-            _check_reached_the_site_only(name, result)
+            if trace:
+                _check_reached_the_site_only(name, result)
     _check_doing_nothing_scores_zero(harness, bundle, tasks, tmp_path)

@@ -1,5 +1,5 @@
 """Harbor-format tasks (tests/envs/harbor_tasks) run unchanged through real harnesses and the proxy: the
-oracle scores 1 with each harness (the agent runs in the image's WORKDIR, an `org/name` task reaches its
+oracle scores 1 through the harnesses (the agent runs in the image's WORKDIR, an `org/name` task reaches its
 model, the ENTRYPOINT's service is up, every step of a multi-step task runs and is verified, a separate
 verifier environment scores the artifacts), doing nothing scores 0, the tests' output is kept with the
 rollout's logs, a harness that never reaches its model (in any step) is an infrastructure error, not a 0,
@@ -31,6 +31,15 @@ from train.rollout import RolloutResult, run_rollout
 pytestmark = pytest.mark.docker
 
 TWO_HARNESSES = ("forge-react", "mini-swe-agent")
+HARNESS_FREE = ("entrypoint-service", "multi-score", "separate-verifier")
+"""Harbor tasks whose feature is the sandbox's or the verifier's (the ENTRYPOINT's service, the scores'
+file, the verifier's environment), the same whichever harness acts: run with forge-react only. The
+others (the image's WORKDIR, an `org/name` route, a harness started again in the same sandbox for each
+step) depend on the harness: run with both."""
+ORACLE_RUNS = [(name, "forge-react") for name in HARBOR_RUNNABLE] + [
+    (name, "mini-swe-agent") for name in HARBOR_RUNNABLE if name not in HARNESS_FREE
+]
+"""(task, harness) the oracle runs: every task with forge-react, and with mini-swe-agent but HARNESS_FREE."""
 INSTALLABLE = [
     name
     for name in HARNESSES
@@ -75,6 +84,7 @@ def _rollout(
     engine: object,
     tmp_path: Path,
     verifier_network: bool = False,
+    timeout: float | None = None,
 ) -> RolloutResult:
     task, image = _built(client, harbor, name)
     harness = get_harness(harness_name)
@@ -88,11 +98,11 @@ def _rollout(
             model="forge-policy",
             logs_root=tmp_path,
             verifier_network=verifier_network,
+            timeout=timeout,
         )
 
 
-@pytest.mark.parametrize("harness_name", TWO_HARNESSES)
-@pytest.mark.parametrize("name", HARBOR_RUNNABLE)
+@pytest.mark.parametrize(("name", "harness_name"), ORACLE_RUNS, ids=[f"{n}-{h}" for n, h in ORACLE_RUNS])
 def test_the_oracle_scores_one_on_a_harbor_task_through_a_harness(
     client: docker.DockerClient,
     harbor: Path,
@@ -101,6 +111,7 @@ def test_the_oracle_scores_one_on_a_harbor_task_through_a_harness(
     name: str,
     harness_name: str,
 ) -> None:
+    """Every task with forge-react; with mini-swe-agent too where the harness matters (see HARNESS_FREE)."""
     oracle = OracleEngine(harbor, tokenizer=tiny_model_dir)
     result = _rollout(client, harbor, name, harness_name, oracle, tmp_path)
     assert result.status == "scored" and result.reward == 1.0, _explain(result)
@@ -117,11 +128,13 @@ def test_the_oracle_scores_one_on_a_harbor_task_through_a_harness(
         assert result.verifier is not None and result.verifier.details == {"correctness": 1.0, "style": 1.0}
 
 
-@pytest.mark.parametrize("harness_name", INSTALLABLE)
+@pytest.mark.parametrize("harness_name", [h for h in INSTALLABLE if h not in TWO_HARNESSES])
 def test_every_harness_works_in_the_images_workdir(
     client: docker.DockerClient, harbor: Path, tiny_model_dir: Path, tmp_path: Path, harness_name: str
 ) -> None:
-    """WORKDIR only in the Dockerfile and a solution with relative paths: 0 if the agent ran in `/`."""
+    """WORKDIR only in the Dockerfile and a solution with relative paths: 0 if the agent ran in `/`. The
+    TWO_HARNESSES run this very rollout in test_the_oracle_scores_one_on_a_harbor_task_through_a_harness
+    (workdir-from-dockerfile), so not again here."""
     oracle = OracleEngine(harbor, tokenizer=tiny_model_dir)
     result = _rollout(client, harbor, "workdir-from-dockerfile", harness_name, oracle, tmp_path)
     assert result.status == "scored" and result.reward == 1.0, _explain(result)
@@ -149,6 +162,10 @@ def test_a_harness_that_never_reaches_its_model_is_an_infrastructure_error(
     assert "no call" in (result.error or "")
 
 
+STEP_CUT_OFF = 20.0
+"""Seconds each step's harness may run in the later-step test: step one's oracle needs a few."""
+
+
 class _EngineDownAfterTheFirstStep(OracleEngine):
     """The oracle, until the engine goes down: every call of the multi-step task's second step fails."""
 
@@ -163,9 +180,11 @@ def test_a_later_step_that_never_reaches_its_model_is_an_infrastructure_error(
 ) -> None:
     """Step one's calls were answered; none of step two's was. The harness of step two never reached its
     model, so the rollout is an infrastructure error, not step two's 0 (counting the whole rollout's calls
-    once took step one's answers for step two's)."""
+    once took step one's answers for step two's). A short timeout: step two's harness retries its refused
+    calls for ~90 s (forge-react's backoff) before it gives up; cut off sooner, it never got an answer just
+    the same."""
     engine = _EngineDownAfterTheFirstStep(harbor, tokenizer=tiny_model_dir)
-    result = _rollout(client, harbor, "multi-step", "forge-react", engine, tmp_path)
+    result = _rollout(client, harbor, "multi-step", "forge-react", engine, tmp_path, timeout=STEP_CUT_OFF)
     assert result.status == "infra-error" and result.reward is None, _explain(result)
     assert result.error_class == "HarnessNoModel", _explain(result)
     assert "step 'extend'" in (result.error or "") and "was answered" in (result.error or "")
@@ -186,18 +205,14 @@ def installs_runner(client: docker.DockerClient, harbor: Path) -> Iterator[Path]
             client.images.remove(prepared.image, force=True)
 
 
-@pytest.mark.parametrize("harness_name", TWO_HARNESSES)
 def test_tests_that_install_their_runner_score_on_a_prepared_layer_with_no_network(
-    client: docker.DockerClient,
-    installs_runner: Path,
-    tiny_model_dir: Path,
-    tmp_path: Path,
-    harness_name: str,
+    client: docker.DockerClient, installs_runner: Path, tiny_model_dir: Path, tmp_path: Path
 ) -> None:
     """A rollout's verification finds the prepared layer by itself (the task image's id and the tests'
-    hash) and runs the installing tests offline on it."""
+    hash) and runs the installing tests offline on it. The verifier's doing, whichever harness acted: run
+    with forge-react only."""
     oracle = OracleEngine(installs_runner, tokenizer=tiny_model_dir)
-    result = _rollout(client, installs_runner, "installs-runner", harness_name, oracle, tmp_path)
+    result = _rollout(client, installs_runner, "installs-runner", "forge-react", oracle, tmp_path)
     assert result.status == "scored" and result.reward == 1.0, _explain(result)
     assert result.verifier is not None and result.verifier.network is NetworkMode.NONE
     assert (result.verifier.image or "").endswith("-verifier"), result.verifier.image
