@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -51,11 +52,21 @@ DOCKER_FIXTURES = frozenset({"client", "base_image"})
 marked `docker`, so `-m "not docker"` leaves it out without a mark written on it."""
 
 
+MODULE_SECONDS = Path(__file__).parent / "module_seconds.json"
+"""Seconds each test module took in a measured full run (`.ci/durations.py F --write`). Under `-n 2 --dist
+loadscope --no-loadscope-reorder` (pyproject's addopts) each module runs on one worker, so its
+module-scoped fixtures (images, servers, rollouts) are made once, and the modules go out in collection
+order: longest first, so the two workers end together. A stale or missing figure only costs time."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if DOCKER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.docker)
+    seconds: dict[str, float] = json.loads(MODULE_SECONDS.read_text()) if MODULE_SECONDS.is_file() else {}
+    # stable: a module's tests stay together and in their order
+    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::", 1)[0], 0.0))
 
 
 @pytest.fixture(scope="session")
