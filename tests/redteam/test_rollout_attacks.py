@@ -100,11 +100,15 @@ def on_k8s(tmp_path_factory: pytest.TempPathFactory, client: docker.DockerClient
             configure()
 
 
-ROLLOUTS = [("docker", attack) for attack in sorted(ATTACKS)] + [("k8s", attack) for attack in K8S_ATTACKS]
+ROLLOUTS = [
+    *(("docker", attack, sandbox) for attack in sorted(ATTACKS) for sandbox in VERIFIER_SANDBOXES),
+    *(("k8s", attack, "agent") for attack in K8S_ATTACKS),
+]
+"""On k8s with the verifier in the agent's own pod (the harder case); the fresh verifier's pods face every
+attack through `forge-env verify --backend k8s` (test_verify_attacks[k8s-*-fresh])."""
 
 
-@pytest.mark.parametrize("sandbox", VERIFIER_SANDBOXES)
-@pytest.mark.parametrize(("backend", "attack"), ROLLOUTS)
+@pytest.mark.parametrize(("backend", "attack", "sandbox"), ROLLOUTS)
 def test_the_attack_scores_zero_in_a_forge_react_rollout(
     backend: str,
     attack: str,
