@@ -12,7 +12,6 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from proxy.cpu_engine.smollm2 import cached_smollm2
 from train.grpo_config import GRPOConfig
 from train.local_trainer import LocalTrainer, LocalTrainerConfig
 from train.trainer import TrainingSample
@@ -36,8 +35,9 @@ def _sample(
     )
 
 
-def test_one_grpo_step_on_the_real_model_follows_the_advantages(tmp_path: Path) -> None:
-    model_dir = cached_smollm2()
+def test_one_grpo_step_on_the_real_model_follows_the_advantages(smollm2_dir: Path, tmp_path: Path) -> None:
+    """On the session's SmolLM2 build (tests/shared_models.py), not a second conversion in $FORGE_HOME."""
+    model_dir = smollm2_dir
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     prompt = tokenizer.apply_chat_template(
         [
