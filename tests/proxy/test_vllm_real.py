@@ -28,7 +28,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ from proxy.policy_server import PolicyServer, RunningPolicy
 from proxy.records import CallRecord, WireApi
 from proxy.session import ProxySession
 from proxy.trajectory import build_chains
-from proxy.vllm_server import VLLMServer, _group_pids, free_port, write_served_checkpoint
+from proxy.vllm_server import VLLMServer, _group_pids, free_port, log_tail, write_served_checkpoint
 from tests.conftest import REPO, sigint_default
 from tests.proxy.test_sdk_scripted import SHELL_TOOL
 
@@ -134,6 +134,22 @@ def _watch_group(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return groups
 
 
+def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 300) -> None:
+    """Poll until `condition()` holds: the state a test needs, not a fixed time that a loaded machine may
+    not reach (or a fast one pass long before)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not after {timeout:.0f} s: {what}"
+        time.sleep(0.2)
+
+
+def _imports_from_the_vllm_env(pid: int) -> bool:
+    """Whether the process has loaded a compiled module of the vLLM environment (it is importing vLLM)."""
+    with contextlib.suppress(OSError):
+        return str(vllm_env.vllm_env_dir().resolve()) in Path(f"/proc/{pid}/maps").read_text()
+    return False
+
+
 def test_a_vllm_that_cannot_start_raises_with_its_log_tail(
     model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,9 +191,18 @@ def test_a_start_cut_short_leaves_no_process(
         pass
 
     def interrupted(self: VLLMServer) -> None:
-        assert self.process is not None
-        groups.append(self.process.pid)
-        time.sleep(3)  # long enough for vLLM to have started its engine process
+        process = self.process
+        assert process is not None
+        groups.append(process.pid)
+
+        def importing() -> bool:
+            assert process.poll() is None, log_tail(self._log())
+            return _imports_from_the_vllm_env(process.pid)
+
+        # Interrupted while it imports vLLM, not after its engine process is up (spawned 15-25 s into a
+        # start on two cores, later under load): that stop() ends a running engine process too is
+        # test_forge_proxy_engine_vllm_serves_until_interrupted's (the same stop(), on Ctrl-C).
+        _wait_for(importing, "the server importing vLLM", timeout=120)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(VLLMServer, "_wait_ready", interrupted)
@@ -211,8 +236,7 @@ def test_a_server_whose_starter_is_killed_stops_too(model_dir: Path, tmp_path: P
     try:
         assert starter.stdout is not None
         group = int(starter.stdout.readline())
-        time.sleep(3)  # the server is importing vLLM by now
-        assert _group_pids(group), "the server was not running"
+        _wait_for(lambda: _imports_from_the_vllm_env(group), "the server importing vLLM", timeout=120)
     finally:
         starter.kill()
         starter.wait()
