@@ -6,12 +6,16 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from envs import sandbox
 from proxy.cpu_engine.model_init import init_model
 from proxy.store import CallStore
+from train.cli.train import app
 
 BIN = Path(sys.executable).parent
 REPO = Path(__file__).resolve().parents[2]
@@ -28,52 +32,81 @@ def _forge_train(*argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["rl", "--group-size", "1"], "group_size: Input should be greater than or equal to 2"),
-        (["rl", "--lr", "-1"], "lr: Input should be greater than 0"),
-        (["rl", "--clip-low", "1.5"], "clip_low: Input should be less than 1"),
-        (["rl", "--task", "no-such-task"], "no task 'no-such-task' in catalog/claw"),
-        (["rl", "--catalog", "nowhere"], "catalog nowhere does not exist"),
-        (["rl", "--model", "nowhere"], "--model nowhere: not a model directory"),
-        (["rl", "--model", "nowhere", "--sft-epochs", "2"], "--sft-epochs warm-starts an embedded model"),
-        (["rl", "--catalog", "catalog/browser", "--model", "tiny"], "--model tiny reads text only"),
-        (["rl", "--catalog", "catalog/browser", "--harness", "forge-react"], "cannot do browser tasks"),
-        (["rl", "--harness", "forge-web"], "--harness forge-web cannot do claw tasks"),
-        (["rl", "--temperature", "0"], "temperature: Input should be greater than 0"),
-        (["rl", "--train-layers", "0"], "train_layers: Input should be greater than or equal to 1"),
-        (["rl", "--harness", "forge-react,nope"], "unknown harness 'nope'"),
-        (["rl", "--harness", "forge-react,forge-react"], "a harness is named twice"),
-        (["rl", "--engine", "sglang"], "engine: Input should be 'local' or 'vllm'"),
-        (["rollout", "--model", "gpt-9"], "neither an engine"),
-        (
-            ["rollout", "--temperature", "0.6"],
-            "--temperature: applies to a policy served here, not to --model",
-        ),
-        (
-            ["rollout", "--model", "smollm2", "--temperature", "11"],
-            "--temperature': Input should be less than or equal to 10",
-        ),
-        (["eval", "/nonexistent-run"], "has no rollout results"),
-        (["sft", "/nonexistent-data", "--model", "m", "--out", "o"], "not a dataset"),
-    ],
-)
+def _in_process(*argv: str) -> tuple[int, str]:
+    """`forge-train ARGV` run here, as the console script runs it: its exit code and its stderr."""
+    result = CliRunner().invoke(app, list(argv), env={"COLUMNS": "200"})
+    return result.exit_code, result.stderr
+
+
+@pytest.fixture
+def from_the_repo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """In the repository, as `_forge_train` runs (the default catalog is relative to it); the sandbox
+    backend, which a command makes the process's default (`--backend`), is put back after. (The libraries'
+    progress bars, which `rl` and `sft` turn off for the process, stay off: no test reads them.)"""
+    monkeypatch.chdir(REPO)
+    backend = sandbox.default_backend()
+    yield
+    sandbox.set_default_backend(backend)
+
+
+BAD_INPUT: list[tuple[list[str], str]] = [
+    (["rl", "--group-size", "1"], "group_size: Input should be greater than or equal to 2"),
+    (["rl", "--lr", "-1"], "lr: Input should be greater than 0"),
+    (["rl", "--clip-low", "1.5"], "clip_low: Input should be less than 1"),
+    (["rl", "--task", "no-such-task"], "no task 'no-such-task' in catalog/claw"),
+    (["rl", "--catalog", "nowhere"], "catalog nowhere does not exist"),
+    (["rl", "--model", "nowhere"], "--model nowhere: not a model directory"),
+    (["rl", "--model", "nowhere", "--sft-epochs", "2"], "--sft-epochs warm-starts an embedded model"),
+    (["rl", "--catalog", "catalog/browser", "--model", "tiny"], "--model tiny reads text only"),
+    (["rl", "--catalog", "catalog/browser", "--harness", "forge-react"], "cannot do browser tasks"),
+    (["rl", "--harness", "forge-web"], "--harness forge-web cannot do claw tasks"),
+    (["rl", "--temperature", "0"], "temperature: Input should be greater than 0"),
+    (["rl", "--train-layers", "0"], "train_layers: Input should be greater than or equal to 1"),
+    (["rl", "--harness", "forge-react,nope"], "unknown harness 'nope'"),
+    (["rl", "--harness", "forge-react,forge-react"], "a harness is named twice"),
+    (["rl", "--engine", "sglang"], "engine: Input should be 'local' or 'vllm'"),
+    (["rollout", "--model", "gpt-9"], "neither an engine"),
+    (
+        ["rollout", "--temperature", "0.6"],
+        "--temperature: applies to a policy served here, not to --model",
+    ),
+    (
+        ["rollout", "--model", "smollm2", "--temperature", "11"],
+        "--temperature': Input should be less than or equal to 10",
+    ),
+    (["eval", "/nonexistent-run"], "has no rollout results"),
+    (["sft", "/nonexistent-data", "--model", "m", "--out", "o"], "not a dataset"),
+]
+"""Each refused the same way in-process (`_in_process`, the app `forge-train` runs): seconds of imports
+saved per case. The console script itself refuses the first in a process of its own, in
+test_the_console_script_refuses_bad_input_with_exit_code_2 (and runs whole in the docker tests below)."""
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD_INPUT)
+@pytest.mark.usefixtures("from_the_repo")
 def test_bad_input_gets_a_clear_error(argv: list[str], message: str) -> None:
+    code, stderr = _in_process(*argv)
+    assert code == 2, stderr
+    assert message in " ".join(stderr.split()), stderr
+
+
+def test_the_console_script_refuses_bad_input_with_exit_code_2() -> None:
+    argv, message = BAD_INPUT[0]
     out = _forge_train(*argv)
     assert out.returncode == 2, out.stdout + out.stderr
     assert message in " ".join(out.stderr.split()), out.stderr
 
 
+@pytest.mark.usefixtures("from_the_repo")
 def test_a_model_directory_that_is_not_a_causal_lm_is_refused(tmp_path: Path) -> None:
     encoder = tmp_path / "encoder"
     encoder.mkdir()
     (encoder / "config.json").write_text(json.dumps({"model_type": "bert", "architectures": ["BertModel"]}))
     (encoder / "tokenizer.json").write_text("{}")
     for command in ("rl", "rollout"):
-        out = _forge_train(command, "--model", str(encoder))
-        assert out.returncode == 2, out.stdout + out.stderr
-        assert "describes BertModel, not a causal language model" in " ".join(out.stderr.split())
+        code, stderr = _in_process(command, "--model", str(encoder))
+        assert code == 2, stderr
+        assert "describes BertModel, not a causal language model" in " ".join(stderr.split())
 
 
 def _first_completions(run: Path) -> list[list[int] | None]:
