@@ -161,6 +161,8 @@ def test_the_gate_verifies_one_task_per_difficulty(
         proposal = make_proposal(family, pools, 2024, difficulty, difficulty)
         assert proposal.files is not None
         tasks.append(load_task(write_task(proposal, proposal.files, tmp_path / proposal.id)))
-    records = verify_tasks(client, tasks, runs=2, jobs=2, write=False, forgery=False)
+    # The oracle once: the gate's every-run check is test_gate's (good runs twice); the families' tasks in
+    # catalog/claw-synth passed the whole gate, oracle twice, when synthesized (docs/benchmarks.md).
+    records = verify_tasks(client, tasks, runs=1, jobs=2, write=False, forgery=False)
     failed = {r.task: r.reasons for r in records if not r.verified}
     assert not failed, failed

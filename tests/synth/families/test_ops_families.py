@@ -20,7 +20,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from envs.gate import verify_tasks
+from envs.gate import verify_task, verify_tasks
+from envs.parallel import run_parallel
 from envs.task import load_task
 from synth.families import families
 from synth.families.base import Draft, Family
@@ -282,13 +283,14 @@ def test_pool_generator_output_is_kept(tmp_path: Path) -> None:
 def test_gate_verifies_one_task_per_difficulty(
     name: str, client: docker.DockerClient, base_image: str, pools: Pools, tmp_path: Path, forge_home: Path
 ) -> None:
-    """Oracle twice and doing nothing, on one task per difficulty (the forgeries: the test below)."""
+    """The oracle and doing nothing on one task per difficulty (oracle twice and the forgeries: the test
+    below)."""
     fam = family(name)
     dirs = []
     for difficulty in (1, 2, 3):
         proposal = make_proposal(fam, pools, seed=3, index=difficulty, difficulty=difficulty)
         dirs.append(write_task(proposal, proposal.files, tmp_path / proposal.id))  # type: ignore[arg-type]
-    records = verify_tasks(client, [load_task(d) for d in dirs], runs=2, jobs=2, write=False, forgery=False)
+    records = verify_tasks(client, [load_task(d) for d in dirs], runs=1, jobs=2, write=False, forgery=False)
     failed = {r.task: r.reasons for r in records if not r.verified}
     assert not failed, failed
 
@@ -296,11 +298,17 @@ def test_gate_verifies_one_task_per_difficulty(
 def test_full_gate_with_forgeries_on_one_task_of_each_family(
     client: docker.DockerClient, base_image: str, pools: Pools, tmp_path: Path, forge_home: Path
 ) -> None:
-    dirs = []
+    """The oracle twice and doing nothing on one task of each family; the forgeries on the service
+    family's (http-api): they attack the verifier's sandbox, which every claw task shares, not the task
+    (the forgery stage on a sound and a forgeable task: tests/redteam/test_forgery_stage.py)."""
+    tasks = []
     for name in FAMILIES:
         proposal = make_proposal(family(name), pools, seed=4, index=0, difficulty=2)
-        dirs.append(write_task(proposal, proposal.files, tmp_path / proposal.id))  # type: ignore[arg-type]
-    records = verify_tasks(client, [load_task(d) for d in dirs], runs=2, jobs=2, write=False)
+        tasks.append(load_task(write_task(proposal, proposal.files, tmp_path / proposal.id)))  # type: ignore[arg-type]
+    attacked = tasks[FAMILIES.index("http-api")]
+    records = run_parallel(
+        lambda task: verify_task(client, task, runs=2, write=False, forgery=task is attacked), tasks, 2
+    )
     failed = {r.task: r.reasons for r in records if not r.verified}
     assert not failed, failed
-    assert all(len(r.forgeries) == 6 for r in records)
+    assert [len(r.forgeries) for r in records] == [6 if t is attacked else 0 for t in tasks]
