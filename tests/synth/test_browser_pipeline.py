@@ -1,6 +1,7 @@
 """The browser domain through the whole pipeline: offline proposals from the browser families, pruned
 against catalog/browser, built on the browser image with their action scripts recorded, and gated
-(the recorded script scores 1, doing nothing 0, every forgery 0)."""
+(the recorded script scores 1, doing nothing 0). The forgery stage on a browser task (the site, its
+agent user, the extra artifacts) is tests/envs/test_browser_env.py::test_browser_tasks_pass_the_gate's."""
 
 from __future__ import annotations
 
@@ -31,7 +32,9 @@ def test_two_browser_proposals_are_built_recorded_and_accepted(
     )
     run = RunDir.create(tmp_path / "run", settings)
     proposer = OfflineProposer("browser", load_pools([WEB_POOL]), FAMILIES)
-    options = PipelineOptions(n=2, max_proposals=2, max_rounds=0, prune=PruneConfig(semantic=False))
+    options = PipelineOptions(
+        n=2, max_proposals=2, max_rounds=0, forgery=False, prune=PruneConfig(semantic=False)
+    )
     accepted = run_pipeline(run, proposer, client, options)
     status = run_status(run)
     builds = run.builds()
@@ -45,4 +48,4 @@ def test_two_browser_proposals_are_built_recorded_and_accepted(
         assert record.verified and record.accepted
         verified = json.loads((run.task_dir(name) / "verified.json").read_text())
         assert [r["reward"] for r in verified["oracle"]] == [1.0, 1.0] and verified["nop"]["reward"] == 0.0
-        assert all(f["reward"] == 0.0 for f in verified["forgeries"])
+        assert verified["forgeries"] == []  # skipped here (see the docstring)

@@ -316,7 +316,10 @@ def test_a_scripted_models_browser_task_is_built_recorded_and_verified(
         )
         run = RunDir.create(tmp_path / "run", settings)
         proposer = LLMProposer("browser", load_pools([WEB_POOL]), config(url))
-        options = PipelineOptions(n=1, max_proposals=1, max_rounds=0, prune=PruneConfig(semantic=False))
+        # no forgery stage: a browser task's is test_browser_env.py::test_browser_tasks_pass_the_gate's
+        options = PipelineOptions(
+            n=1, max_proposals=1, max_rounds=0, forgery=False, prune=PruneConfig(semantic=False)
+        )
         accepted = run_pipeline(run, proposer, client, options, writer=proposer)
     builds = run.builds()
     failures = {i: (b.error or "")[-1500:] for i, b in builds.items() if not b.ok}
@@ -328,6 +331,6 @@ def test_a_scripted_models_browser_task_is_built_recorded_and_verified(
     assert pointed and all(isinstance(s.get("x"), int) and isinstance(s.get("y"), int) for s in pointed)
     verified = json.loads((task / "verified.json").read_text())
     assert [r["reward"] for r in verified["oracle"]] == [1.0, 1.0] and verified["nop"]["reward"] == 0.0
-    assert all(f["reward"] == 0.0 for f in verified["forgeries"])
+    assert verified["forgeries"] == []  # skipped here (see the options)
     config_toml = tomllib.loads((task / "task.toml").read_text())
     assert config_toml["metadata"]["tags"] == ["browser", "site:shop", "lookup"]
