@@ -110,11 +110,11 @@ def run_settings(
     if domain not in domains():
         planned = " (planned: its families come with that domain)" if domain in PLANNED_DOMAINS else ""
         raise fail(f"no generator for domain {domain!r}{planned}; domains: {', '.join(domains())}", USAGE)
-    offline, model, model_name = choose_model(domain, offline, model, model_name)
     if offline and model is not None:
         raise fail("give either --offline or --model URL (with --model-name), not both", USAGE)
     if model_name and model is None:
         raise fail("--model-name names the model of --model URL: give --model too", USAGE)
+    offline, model, model_name = choose_model(domain, offline, model, model_name)
     if not offline and domain not in LLM_DOMAINS:
         raise fail(
             f"the LLM proposer writes {', '.join(LLM_DOMAINS)} tasks; use --offline for {domain}", USAGE

@@ -187,7 +187,7 @@ def _forge_synth(*argv: str, timeout: float = 600) -> subprocess.CompletedProces
             ["propose", "--out", "x", "--offline", "--domain", "spreadsheets"],
             "no generator for domain 'spreadsheets'",
         ),
-        (["propose", "--out", "x"], "give either --offline or --model URL"),
+        (["propose", "--out", "x", "--model-name", "m"], "--model-name names the model of --model URL"),
         (["propose", "--out", "x", "--offline", "--model", "http://127.0.0.1:9"], "give either --offline or"),
         (["propose", "--out", "x", "--model", "http://127.0.0.1:9"], "--model needs --model-name"),
         (
