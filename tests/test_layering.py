@@ -25,10 +25,24 @@ resolver every registry uses: it imports nothing but `envs.errors`, so it brings
 code into the proxy."""
 
 
+def _parse(path: Path) -> ast.Module:
+    """The file's syntax tree. CPython 3.11 keeps the AST converter's recursion depth in state shared by
+    every thread, so a parse while another thread of the worker compiles code can fail with "AST
+    constructor recursion depth mismatch" (seen once on two xdist workers); that failure is the
+    interpreter's, not the file's, so the parse is tried again."""
+    for attempt in range(3):
+        try:
+            return ast.parse(path.read_text(), filename=str(path))
+        except SystemError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) of every absolute import in a file."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for node in ast.walk(_parse(path)):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
