@@ -26,12 +26,17 @@ MAIN_JOB = "forge-train rl --catalog catalog/claw"
 MODEL_ENV = ("FORGE_SYNTH_MODEL_URL", "FORGE_SYNTH_MODEL_NAME", "OPENAI_BASE_URL")
 
 
-def _typed(line: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """`line` as a user types it in `cwd` (the venv's scripts first on PATH), no model endpoint set
-    unless `env` sets one."""
+def _user_env(**env: str) -> dict[str, str]:
+    """A user's shell: the venv's scripts first on PATH, no model endpoint set unless `env` sets one."""
     clean = {k: v for k, v in os.environ.items() if k not in MODEL_ENV}
-    clean.update(PATH=f"{BIN}:{clean.get('PATH', '/usr/bin:/bin')}", COLUMNS="200", **env)
-    return subprocess.run(shlex.split(line), cwd=cwd, capture_output=True, text=True, env=clean, timeout=600)
+    return clean | {"PATH": f"{BIN}:{clean.get('PATH', '/usr/bin:/bin')}", "COLUMNS": "200", **env}
+
+
+def _typed(line: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """`line` as a user types it in `cwd`."""
+    return subprocess.run(
+        shlex.split(line), cwd=cwd, capture_output=True, text=True, env=_user_env(**env), timeout=600
+    )
 
 
 def _run_dirs(cwd: Path, prefix: str) -> list[Path]:
@@ -102,14 +107,13 @@ def test_forge_train_rl_catalog_claw_as_typed(
     nothing (the whole job takes about 40 minutes: docs/training.md)."""
     (tmp_path / "catalog").symlink_to(REPO / "catalog")
     log = tmp_path / "rl.log"
-    env = {**os.environ, "COLUMNS": "200", "PATH": f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
     with open(log, "wb") as sink:
         proc = subprocess.Popen(
             shlex.split(MAIN_JOB),
             cwd=tmp_path,
             stdout=sink,
             stderr=subprocess.STDOUT,
-            env=env,
+            env=_user_env(),
             preexec_fn=sigint_default,
         )
     try:
