@@ -66,6 +66,12 @@ HISTORY_EVENTS = 50_000
 """Watch events kept for watches that resume from a resourceVersion; older ones answer 410 Gone."""
 GC_DELAY_SEC = 0.1
 """How long after an owner's deletion its dependents go, as the cluster's garbage collector would."""
+POD_PIDS_LIMIT = 1024
+"""Process slots per container, as a kubelet run with `podPidsLimit` gives each pod (unlike a real pod-level
+limit, the warden here has slots of its own). Without one a fork bomb in one emulated pod grows until the
+whole machine spends its time in the kernel; with 4096, a bomb in a 512 MiB task thrashes in memory
+reclaim and the warden's sweeps cannot stop it within its 120 s (the rollout still scores 0, as the
+agent's doing, but 130 s late)."""
 PULL_BACKOFF_SEC = 1.0
 """How long a missing image shows ErrImagePull before it turns into ImagePullBackOff."""
 DOCKER_THREADS = 64
@@ -467,8 +473,10 @@ class DockerKubeApi:
         latency_sec: float = 0.0,
         start_delay_sec: float = 0.0,
         docker_client: docker.DockerClient | None = None,
+        pod_pids_limit: int | None = POD_PIDS_LIMIT,
     ) -> None:
         self.simulate = simulate
+        self.pod_pids_limit = pod_pids_limit
         self.latency_sec = latency_sec
         self.start_delay_sec = start_delay_sec
         self.server_id = uuid.uuid4().hex[:12]
@@ -1460,6 +1468,8 @@ class DockerKubeApi:
             kwargs["nano_cpus"] = int(_quantity(limits["cpu"]) * 1e9)
         if "memory" in limits:
             kwargs["mem_limit"] = int(_quantity(limits["memory"]))
+        if self.pod_pids_limit:
+            kwargs["pids_limit"] = self.pod_pids_limit
         pod_sc = pod.spec.get("securityContext") or {}
         sc = spec.get("securityContext") or {}
         uid = sc.get("runAsUser", pod_sc.get("runAsUser"))
