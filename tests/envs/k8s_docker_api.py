@@ -1651,8 +1651,11 @@ class DockerKubeApi:
         )
         try:
             await session.run()
-        except ConnectionError:
-            pass  # the client went away while the last frames were sent
+        except ConnectionError as exc:  # the client went away while the last frames were sent
+            # Logged: an exec cut short shows up in a failing test's captured log with its cause.
+            log.warning(
+                "k8s test server: exec %s ended by %r, %d frames unsent", command, exc, session.outbox.qsize()
+            )
         finally:
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -1756,7 +1759,14 @@ class _ExecSession:
         try:
             done, _ = await asyncio.wait({out_task, in_task}, return_when=asyncio.FIRST_COMPLETED)
             if out_task not in done:
-                return  # the client went away: stop forwarding, leave the process be (as a kubelet does)
+                # The client went away: stop forwarding, leave the process be (as a kubelet does).
+                log.warning(
+                    "k8s test server: exec %s: the client's side ended first (%r), %d frames unsent",
+                    self.command,
+                    in_task.exception() or "closed",
+                    self.outbox.qsize(),
+                )
+                return
             out_task.result()
             self.outbox.put_nowait(None)
             await sender
