@@ -5,6 +5,7 @@ and proxy. Every import statement counts, including those inside functions."""
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -30,13 +31,11 @@ def _parse(path: Path) -> ast.Module:
     every thread, so a parse while another thread of the worker compiles code can fail with "AST
     constructor recursion depth mismatch" (seen once on two xdist workers); that failure is the
     interpreter's, not the file's, so the parse is tried again."""
-    for attempt in range(3):
-        try:
-            return ast.parse(path.read_text(), filename=str(path))
-        except SystemError:
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+    source = path.read_text()
+    for _ in range(2):
+        with contextlib.suppress(SystemError):
+            return ast.parse(source, filename=str(path))
+    return ast.parse(source, filename=str(path))  # the third failure is raised
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
