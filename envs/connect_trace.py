@@ -11,8 +11,15 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-STRACE_ARGV = ["strace", "-f", "-qq", "-s", "256", "-e", "trace=connect,sendto,sendmsg", "-e", "signal=none"]
-"""Prefix of the command line that traces a program (add `-o LOG --` and the program)."""
+STRACE_ARGV = [
+    "strace", "-f", "--seccomp-bpf", "-qq", "-s", "256",
+    "-e", "trace=connect,sendto,sendmsg", "-e", "signal=none",
+]  # fmt: skip
+"""Prefix of the command line that traces a program (add `-o LOG --` and the program).
+
+`--seccomp-bpf` stops the program only at the three traced calls, not at every system call: a Node
+harness's traced rollout took 47 s with plain ptrace and 29 s with it (20 s untraced). The filter needs
+no-new-privileges, so a traced program cannot gain privileges through a set-user-ID file (sudo)."""
 
 Family = Literal["AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK", "AF_UNSPEC", "other"]
 
