@@ -34,11 +34,15 @@ CATALOG = REPO / "catalog" / "browser"
 TASKS = ("shop-express-skillets", "mail-lookup-invoice-amount", "calendar-cancel-customer-call")
 """A write through a multi-page flow, a lookup with an answer, a change among look-alikes."""
 EVERY_TASK = "forge-web"
-"""Traced and doing nothing on every task: what a task's site makes the browser reach (nothing beyond the
-loopback) and that doing nothing scores 0 on it are the task's, and this harness is their witness
-(tests/envs/test_browser_env.py's gate runs a nop on the first task too). The others are traced on the first
-task only (what their own browser and channel reach: the harness's, not the task's) and do nothing on
-NOP_TASK only."""
+"""The oracle, traced, and doing nothing on every task: what a task's site makes the browser reach (nothing
+beyond the loopback) and that doing nothing scores 0 on it are the task's, and this harness is their
+witness (tests/envs/test_browser_env.py's gate runs a nop on the first task too). The others run the oracle
+on ORACLE_TASKS, traced on the first (what their own browser and channel reach: the harness's, not the
+task's), and do nothing on NOP_TASK only."""
+ORACLE_TASKS = ("shop-express-skillets", "mail-lookup-invoice-amount")
+"""The tasks the other harnesses run the oracle on: between them every kind of step a script has (goto,
+type, key, click, answer, done; the calendar task's are goto, click and done, every selector an `#id`, as
+in these), so each harness's own action format meets each kind of step, the answer included."""
 NOP_TASK = "mail-lookup-invoice-amount"
 """The one task the other harnesses do nothing on: the lookup, where their nop's final message becomes the
 answer, and is scored 0."""
@@ -91,11 +95,12 @@ def _reached_outside(connects: list[Connect]) -> list[Connect]:
 def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
     name: str, tasks: list[tuple[Task, str]], tmp_path: Path
 ) -> None:
-    """The oracle on every task, traced on the first; the nop on NOP_TASK (EVERY_TASK's: on all)."""
+    """The oracle on ORACLE_TASKS, traced on the first (EVERY_TASK's: every task, each traced); the nop on
+    NOP_TASK (EVERY_TASK's: on all)."""
     harness = get_harness(name)
     bundle = harness_bundle(harness)
     with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
-        for index, (task, image) in enumerate(tasks):
+        for index, (task, image) in enumerate(_oracle_tasks(name, tasks)):
             trace = _traced(name, index)
             result = run_rollout(
                 task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=trace
@@ -108,6 +113,15 @@ def test_a_browser_harness_scores_one_with_the_oracle_and_zero_doing_nothing(
                 _check_reached_the_site_only(name, result)
             assert (result.logs_dir / "agent" / "screenshots").is_dir(), "its screenshots are kept"
     _check_doing_nothing_scores_zero(harness, bundle, tasks, tmp_path)
+
+
+def _oracle_tasks(name: str, tasks: list[tuple[Task, str]]) -> list[tuple[Task, str]]:
+    """Every task for EVERY_TASK; ORACLE_TASKS, in that order, for the others."""
+    if name == EVERY_TASK:
+        return tasks
+    chosen = [t for t in tasks if t[0].path.name in ORACLE_TASKS]
+    assert len(chosen) == len(ORACLE_TASKS), ORACLE_TASKS
+    return sorted(chosen, key=lambda t: ORACLE_TASKS.index(t[0].path.name))
 
 
 def _traced(name: str, index: int) -> bool:
@@ -158,11 +172,11 @@ def _tool_calls(proxy: RunningProxy, rollout_id: str) -> tuple[list[str], set[st
 def test_a_text_harness_browses_through_playwright_mcp(
     name: str, tasks: list[tuple[Task, str]], tmp_path: Path
 ) -> None:
-    """The oracle on every task, traced on the first; the nop on NOP_TASK."""
+    """The oracle on ORACLE_TASKS, traced on the first; the nop on NOP_TASK."""
     harness = get_harness(name)
     bundle = harness_bundle(harness)
     with ProxySession(OracleEngine(CATALOG), tmp_path / "oracle") as proxy:
-        for index, (task, image) in enumerate(tasks):
+        for index, (task, image) in enumerate(_oracle_tasks(name, tasks)):
             trace = _traced(name, index)
             result = run_rollout(
                 task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=trace

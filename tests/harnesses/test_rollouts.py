@@ -28,15 +28,20 @@ pytestmark = pytest.mark.docker
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog" / "claw"
-TASKS = ("organize-downloads", "csv-sales-summary", "edit-service-config")
+TASKS = ("csv-sales-summary", "organize-downloads", "edit-service-config")
+ORACLE_TASK = "csv-sales-summary"
+"""The task every harness runs the oracle on: its reference solution is the longest (2 KB of Python in a
+heredoc) and holds every character the other two's hold, and more (backslashes, both quotes, `*+>?`), so
+it is the one most likely to be mangled on its way through a harness's shell tool. That every claw task's
+solution scores 1 is tests/test_catalog.py::test_catalog_passes_the_gate[claw]'s."""
 NOP_TASK = "organize-downloads"
 """The one task each harness does nothing on. That doing nothing scores 0 on every claw task is proven by
 tests/test_catalog.py::test_catalog_passes_the_gate[claw] (its nop run on each); here, that every harness
 completes a nop run and it scores 0."""
-TRACED_ON_EVERY_TASK = "forge-react"
-"""Each harness is traced on its first task: what it reaches (DNS, telemetry, update checks) is the
-harness's, not the task's. This one, the cheapest, is traced on every task: their reference solutions
-reach nothing either."""
+EVERY_TASK = "forge-react"
+"""The oracle on every task, each traced, with this one, the cheapest: their reference solutions reach
+nothing. The others are traced on ORACLE_TASK: what they reach (DNS, telemetry, update checks) is the
+harness's, not the task's."""
 MODEL_PORT = "127.0.0.1:8000"
 INSTALLABLE = [
     name
@@ -73,16 +78,14 @@ def _explain(result: RolloutResult) -> str:
 def test_oracle_scores_one_and_doing_nothing_scores_zero(
     name: str, tasks: dict[str, tuple[Task, str]], tiny_model_dir: Path, tmp_path: Path
 ) -> None:
-    """The oracle on every task, traced on the first (TRACED_ON_EVERY_TASK's on all); the nop on NOP_TASK,
-    as doing nothing scores 0 on every claw task in test_catalog_passes_the_gate[claw]."""
+    """The oracle on ORACLE_TASK (EVERY_TASK's on all), traced; the nop on NOP_TASK."""
     harness = get_harness(name)
     bundle = harness_bundle(harness)
     oracle = OracleEngine(CATALOG, tokenizer=tiny_model_dir)
     with ProxySession(oracle, tmp_path / "oracle") as proxy:
-        for index, (task, image) in enumerate(tasks.values()):
-            trace = index == 0 or name == TRACED_ON_EVERY_TASK
+        for task, image in [tasks[ORACLE_TASK]] if name != EVERY_TASK else list(tasks.values()):
             result = run_rollout(
-                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=trace
+                task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path, trace=True
             )
             assert result.status == "scored" and result.reward == 1.0, _explain(result)
             run = result.harness_run
@@ -93,11 +96,10 @@ def test_oracle_scores_one_and_doing_nothing_scores_zero(
             assert proxy.store is not None
             assert proxy.store.rollout(result.rollout_id).rewards == {"reward": 1.0}  # type: ignore[union-attr]
             assert (result.logs_dir / RESULT_FILE).is_file()
-            if trace:
-                assert run.connects, "strace saw the harness connect to the model"
-                assert any(c.address == MODEL_PORT for c in run.connects)
-                outside = outside_connects(run.connects, {MODEL_PORT})
-                assert not outside, f"{name} tried to reach {outside} (DNS, telemetry or update checks)"
+            assert run.connects, "strace saw the harness connect to the model"
+            assert any(c.address == MODEL_PORT for c in run.connects)
+            outside = outside_connects(run.connects, {MODEL_PORT})
+            assert not outside, f"{name} tried to reach {outside} (DNS, telemetry or update checks)"
     task, image = tasks[NOP_TASK]
     with ProxySession(NopEngine(), tmp_path / "nop") as proxy:
         result = run_rollout(task, image, harness, bundle, proxy, model="forge-policy", logs_root=tmp_path)
