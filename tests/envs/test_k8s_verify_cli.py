@@ -1,11 +1,14 @@
-"""`forge-env verify --backend k8s --catalog catalog/claw`, end to end, as a user types it: the command
-drives an API server that runs each pod as real Docker containers (tests/envs/k8s_docker_api.py), and
-every task must pass the gate there (the solution scores 1, doing nothing scores 0, no hidden file in the
-image), and one task (a service task) the whole gate with every built-in forgery on pods: the forgeries
-attack the verifier's sandbox, not the task, and every claw task is verified alike (the forgery stage on
-every task is proved on Docker by tests/test_catalog.py's sample and tests/redteam/test_forgery_stage.py,
-and every red-team attack goes through `verify --backend k8s` in tests/redteam/test_verify_attacks.py).
-Then `forge-env gc --backend k8s --all` finds nothing left of the run."""
+"""`forge-env verify --backend k8s --catalog DIR`, end to end, as a user types it: the command drives an
+API server that runs each pod as real Docker containers (tests/envs/k8s_docker_api.py), and a catalog of
+claw tasks chosen for what their pods must carry (SAMPLE) passes the gate there (the solution scores 1,
+doing nothing scores 0, no hidden file in the image), and one task (a service task) the whole gate with
+every built-in forgery on pods. The claw tasks share one configuration and differ in what the agent leaves
+in /app, which is what a pod's artifacts must bring back whole: that every claw task passes the gate is
+tests/test_catalog.py::test_catalog_passes_the_gate[claw]'s (on Docker); the forgeries attack the
+verifier's sandbox, not the task (the forgery stage on every task is proved on Docker by
+tests/test_catalog.py's sample and tests/redteam/test_forgery_stage.py, and every red-team attack goes
+through `verify --backend k8s` in tests/redteam/test_verify_attacks.py). Then `forge-env gc --backend k8s
+--all` finds nothing left of the run."""
 
 from __future__ import annotations
 
@@ -23,15 +26,26 @@ pytestmark = pytest.mark.docker
 FORGE_ENV = str(Path(sys.executable).with_name("forge-env"))
 CATALOG = Path(__file__).resolve().parents[2] / "catalog" / "claw"
 NAMESPACE = "forge-verify"
+SAMPLE = (
+    "fix-deploy-script",  # an executable script, paths with spaces, a dotfile
+    "git-merge-conflict",  # a git repository: many small files in .git
+    "inventory-http-service",  # a service beside the tests; also ATTACKED
+    "notes-tag-index",  # the most files (23) in the environment
+    "sqlite-orders-export",  # a binary database
+    "verify-archive-checksums",  # binary archives and their checksums
+)
+"""The claw tasks gated on pods: different things left in /app, each brought back from a pod."""
 ATTACKED = "inventory-http-service"
 """The task the forgeries attack on pods: a service task, so the control-plane canary goes through the
 tunnel beside a running service."""
 
 
-def test_the_claw_catalog_passes_the_gate_on_k8s(tmp_path: Path, base_image: str) -> None:
+def test_claw_tasks_pass_the_gate_on_k8s(tmp_path: Path, base_image: str) -> None:
     catalog = tmp_path / "claw"
-    shutil.copytree(CATALOG, catalog, ignore=shutil.ignore_patterns("verified.json"))
+    for name in SAMPLE:
+        shutil.copytree(CATALOG / name, catalog / name, ignore=shutil.ignore_patterns("verified.json"))
     tasks = sorted(p.name for p in catalog.iterdir() if (p / "task.toml").is_file())
+    assert tasks == list(SAMPLE)
     with DockerKubeApi() as api:
         kubeconfig = api.write_kubeconfig(tmp_path / "kubeconfig", NAMESPACE)
         k8s = ["--backend", "k8s", "--kubeconfig", str(kubeconfig), "--namespace", NAMESPACE]
