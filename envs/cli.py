@@ -345,6 +345,8 @@ def _fmt(value: float | None) -> str:
 
 def _forgeries(record: VerificationRecord) -> str:
     """`6/6 held`, or the attacks that got something."""
+    if record.stopped_at is not None:
+        return f"not run (the {record.stopped_at} failed)"
     if not record.forgeries:
         return "skipped"
     low = record.reward_range[0]

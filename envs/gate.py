@@ -3,7 +3,9 @@ range (every run), doing nothing scores the bottom, every built-in forgery (`env
 bottom too, and its image holds neither the tests nor the solution.
 
 Writes `verified.json` beside each task. One run that fails in an unexpected way is recorded on that run
-(class and traceback) and never stops the others, nor the other tasks.
+(class and traceback) and never stops the other tasks. A task stops at its first failed stage: an oracle
+run short of the top ends its gate before the nop, and a nop above the bottom before the forgeries (what
+they would find cannot make a refused task verified; a broken task costs one or two sandboxes, not nine).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Literal
 
 import docker
 from pydantic import BaseModel, Field
@@ -110,7 +113,9 @@ class VerificationRecord(BaseModel):
     oracle: list[RunRecord] = Field(default_factory=list)
     nop: RunRecord | None = None
     forgeries: list[RunRecord] = Field(default_factory=list)
-    """Empty when the forgery stage was skipped (`--no-forgery`)."""
+    """Empty when the forgery stage was skipped (`--no-forgery`, or the gate stopped before it)."""
+    stopped_at: Literal["oracle", "nop"] | None = None
+    """The stage whose failure ended the gate, its later stages not run; None when every stage ran."""
     leaks: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     """What the sandboxes could not enforce for this task (e.g. its storage_mb)."""
@@ -333,6 +338,7 @@ def verify_task(
     record = VerificationRecord(
         task=task.name, verified=False, runs=runs, reward_range=task.config.verifier.reward_range
     )
+    low, high = record.reward_range
     try:
         built = build_image(client, task)
         if not built.ok or built.tag is None:
@@ -350,10 +356,16 @@ def verify_task(
                         backend, task, built.tag, "oracle", run_id, warnings=record.warnings, verify=verify
                     )[0]
                 )
-        record.nop, record.leaks = _run_once(
-            backend, task, built.tag, "nop", run_id, leak_scan=True, verify=verify
-        )
-        if forgery:
+                if record.oracle[-1].reward != high:
+                    record.stopped_at = "oracle"
+                    break
+        if record.stopped_at is None:
+            record.nop, record.leaks = _run_once(
+                backend, task, built.tag, "nop", run_id, leak_scan=True, verify=verify
+            )
+            if record.nop.reward != low:
+                record.stopped_at = "nop"
+        if forgery and record.stopped_at is None:
             for attack in ATTACKS:
                 record.forgeries.append(
                     _run_once(backend, task, built.tag, "forgery", run_id, attack=attack, verify=verify)[0]

@@ -67,16 +67,22 @@ def broken_catalog(tmp_path: Path) -> Path:
 def test_gate_on_good_and_broken_tasks(
     client: docker.DockerClient, base_image: str, broken_catalog: Path, forge_home: Path
 ) -> None:
-    """`good` runs the oracle twice (every run must score the top); a broken task fails on its first."""
+    """`good` runs the oracle twice (every run must score the top); a broken task fails on its first, and
+    its gate stops at the stage that failed (`nop-scores-1` has the forgery stage on: it is never run)."""
     tasks = [load_task(p) for p in sorted(broken_catalog.iterdir())]
     gated = run_parallel(
-        lambda task: verify_task(client, task, runs=2 if task.name == "good" else 1, forgery=False), tasks, 2
+        lambda task: verify_task(
+            client, task, runs=2 if task.name == "good" else 1, forgery=task.name == "nop-scores-1"
+        ),
+        tasks,
+        2,
     )
     records = {r.task: r for r in gated}
 
     good = records["good"]
     assert good.verified and good.reasons == []
     assert good.oracle_rewards == [1.0, 1.0] and good.nop is not None and good.nop.reward == 0.0
+    assert good.stopped_at is None
     written = json.loads((broken_catalog / "good" / "verified.json").read_text())
     assert written["verified"] is True and written["image_digest"].startswith("sha256:")
     assert written["image"].startswith("openforge/task-good:")
@@ -91,8 +97,11 @@ def test_gate_on_good_and_broken_tasks(
         not bad.verified and "oracle run 1 scored 0, not the top of [verifier] reward_range 1" in bad.reasons
     )
 
+    assert (bad.stopped_at, bad.nop, bad.forgeries) == ("oracle", None, [])
+
     nop = records["nop-scores-1"]
     assert not nop.verified and "doing nothing scored 1, not 0" in nop.reasons
+    assert (nop.stopped_at, nop.forgeries) == ("nop", [])
 
     garbage = records["reward-garbage"]
     assert not garbage.verified
@@ -101,8 +110,8 @@ def test_gate_on_good_and_broken_tasks(
     )
 
     missing = records["reward-missing"]
-    assert missing.oracle[0].error_class == "RewardFileMissing" and missing.nop is not None
-    assert missing.nop.error_class == "RewardFileMissing"
+    assert missing.oracle[0].error_class == "RewardFileMissing"
+    assert (missing.stopped_at, missing.nop) == ("oracle", None)
 
     leaky = records["leaky-image"]
     assert not leaky.verified
