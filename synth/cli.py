@@ -48,6 +48,7 @@ from synth.cli_options import (
     MinhashOpt,
     ModelNameOpt,
     ModelOpt,
+    NoForgeryOpt,
     NOpt,
     NoSemanticOpt,
     OfflineOpt,
@@ -276,6 +277,7 @@ def test(
     band: BandOpt = "0,1",
     jobs: JobsOpt = 2,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Oracle runs per task; each must score 1.")] = 2,
+    no_forgery: NoForgeryOpt = False,
     concurrency: Annotated[int, typer.Option(min=1, help="Rollouts at once.")] = 2,
     max_turns: Annotated[int | None, typer.Option(help="Turn limit, where the harness has one.")] = None,
     backend: BackendOpt = "docker",
@@ -301,6 +303,7 @@ def test(
             client,
             jobs=jobs,
             runs=runs,
+            forgery=not no_forgery,
             trial=trial,
             band=chosen,
             on_done=lambda r: progress.update(bar, advance=1, description=f"tested {r.id}"),
@@ -355,6 +358,7 @@ def run(
     minhash_threshold: MinhashOpt = 0.8,
     semantic_threshold: SemanticOpt = None,
     no_semantic: NoSemanticOpt = False,
+    no_forgery: NoForgeryOpt = False,
     backend: BackendOpt = "docker",
     namespace: NamespaceOpt = None,
     kubeconfig: KubeconfigOpt = None,
@@ -369,6 +373,7 @@ def run(
     options = PipelineOptions(
         n=n, max_proposals=max_proposals, max_rounds=max_rounds, jobs=jobs, personas=personas_from(personas),
         band=_band(band), prune=_prune_config(minhash_threshold, semantic_threshold, no_semantic),
+        forgery=not no_forgery,
     )  # fmt: skip
     out = new_run_dir(out, domain)
     try:

@@ -78,6 +78,9 @@ SemanticOpt = Annotated[
     float | None, typer.Option(help="Semantic duplicate: cosine at least (default: PruneConfig's).")
 ]
 NoSemanticOpt = Annotated[bool, typer.Option("--no-semantic", help="Skip the embedding check.")]
+NoForgeryOpt = Annotated[
+    bool, typer.Option("--no-forgery", help="Skip the gate's forgery stage (the export names the tasks).")
+]
 RoundsOpt = Annotated[
     int, typer.Option("--max-rounds", min=0, help="Refined versions per proposal, at most.")
 ]

@@ -32,11 +32,17 @@ def export_catalog(run: RunDir, dest: Path, replace: bool = False) -> list[str]:
         source = p.provenance.family or p.provenance.proposer
         rows.append(f"| [`{name}`]({name}/instruction.md) | {source} | {p.difficulty} | {p.title} |")
     settings = run.settings
+    tests = run.tests()
+    unattacked = sorted(name for name in status.accepted if name in tests and not tests[name].forgery_stage)
+    forgeries = "every forgery 0" if not unattacked else (
+        f"every forgery 0, but the forgery stage was skipped for {len(unattacked)} of them "
+        f"(`--no-forgery`: {', '.join(unattacked)})"
+    )  # fmt: skip
     (dest / "README.md").write_text(
         f"# {dest.name}\n\n"
         f"{len(rows)} tasks synthesized by `forge-synth` (domain {settings.domain}, proposer "
         f"{settings.proposer}, seed {settings.seed}), each accepted by the verification gate "
-        "(reference solution 1 every run, doing nothing 0, every forgery 0, no hidden file in the image) "
+        f"(reference solution 1 every run, doing nothing 0, {forgeries}, no hidden file in the image) "
         "and checked against the evaluation catalogs for duplicates. Made again with: "
         f"`forge-synth run --domain {settings.domain} "
         f"{'--offline' if settings.proposer == 'offline' else '--model URL --model-name M'} "

@@ -48,6 +48,9 @@ class TestRecord(BaseModel):
     pass_rate: float | None = None
     rewards: list[float | None] = Field(default_factory=list)
     accepted: bool = False
+    forgery_stage: bool = True
+    """Whether the gate attacked the task with its forgeries (`--no-forgery` skips them; the export
+    says so)."""
     gate_seconds: float = 0.0
     rollout_seconds: float = 0.0
     at: str = Field(default_factory=now)

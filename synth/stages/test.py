@@ -109,7 +109,12 @@ def test_stage(
     gated: dict[str, TestRecord] = {}
 
     def gate_done(verdict: VerificationRecord) -> None:
-        record = TestRecord(id=verdict.task, verified=verdict.verified, gate_seconds=verdict.duration_sec)
+        record = TestRecord(
+            id=verdict.task,
+            verified=verdict.verified,
+            forgery_stage=forgery,
+            gate_seconds=verdict.duration_sec,
+        )
         if not verdict.verified:
             side, infra, detail = classify_gate(verdict)
             retried_enough = infra and infra_counts.get(verdict.task, 0) + 1 >= MAX_INFRA_RETRIES

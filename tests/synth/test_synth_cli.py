@@ -21,6 +21,10 @@ REPO = Path(__file__).resolve().parents[2]
 TINY = "tests.synth.tiny_family:SumNumbers"
 LOOSE = ("--no-semantic", "--minhash-threshold", "0.99")
 """The tiny family's siblings differ only in names and numbers: real dedup would rightly drop them."""
+NO_FORGERY = ("--no-forgery",)
+"""For the runs whose subject is not the gate (export, Ctrl-C): the forgeries are two thirds of a tiny
+task's gate. test_a_policy_that_always_passes_is_outside_the_default_band runs the stage (`run`'s
+default)."""
 
 
 def _synth(*argv: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -40,10 +44,10 @@ def _pool(tmp_path: Path) -> Path:
     return folder
 
 
-def _tiny_run(tmp_path: Path, n: int) -> subprocess.CompletedProcess[str]:
+def _tiny_run(tmp_path: Path, n: int, *more: str) -> subprocess.CompletedProcess[str]:
     return _synth(
         "run", "--out", str(tmp_path / "run"), "--offline", "--family", TINY, "--pool", str(_pool(tmp_path)),
-        "--n", str(n), "--max-proposals", str(n), "--seed", "2", *LOOSE,
+        "--n", str(n), "--max-proposals", str(n), "--seed", "2", *LOOSE, *more,
     )  # fmt: skip
 
 
@@ -51,13 +55,15 @@ def _tiny_run(tmp_path: Path, n: int) -> subprocess.CompletedProcess[str]:
 def test_forge_train_rl_trains_on_an_export(tmp_path: Path, base_image: str) -> None:
     """The export is a catalog `forge-train rl --catalog` takes as it is: warm start on the oracle's
     trajectories of the synthesized tasks, then a GRPO step whose rollouts are scored by their checkers."""
-    run = _tiny_run(tmp_path, 2)
+    run = _tiny_run(tmp_path, 2, *NO_FORGERY)
     assert run.returncode == 0, run.stdout + run.stderr
     catalog = tmp_path / "catalog"
     out = _synth("export", str(tmp_path / "run"), "--catalog", str(catalog))
     assert out.returncode == 0, out.stdout + out.stderr
     names = sorted(d.name for d in catalog.iterdir() if d.is_dir())
     assert len(names) == 2
+    readme = " ".join((catalog / "README.md").read_text().split())
+    assert f"the forgery stage was skipped for 2 of them (`--no-forgery`: {', '.join(names)})" in readme
     rl = tmp_path / "rl"
     trained = subprocess.run(
         [
@@ -83,6 +89,7 @@ def test_a_policy_that_always_passes_is_outside_the_default_band(tmp_path: Path,
     assert first.returncode == 0, first.stdout + first.stderr
     run = RunDir.open(tmp_path / "run")
     [accepted] = run_status(run).accepted
+    assert run.tests()[accepted].forgery_stage, "run's gate attacks every task by default"
     out = _synth("test", str(run.path), "--policy", "oracle", "-k", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     record = run.tests()[accepted]
@@ -103,7 +110,7 @@ def test_ctrl_c_in_the_test_stage_leaves_nothing_running_and_the_rerun_goes_on(
     log = tmp_path / "first.log"
     argv = [
         "run", "--out", str(tmp_path / "run"), "--offline", "--family", TINY, "--pool", str(_pool(tmp_path)),
-        "--n", "3", "--max-proposals", "3", "--seed", "2", "--jobs", "1", *LOOSE,
+        "--n", "3", "--max-proposals", "3", "--seed", "2", "--jobs", "1", *LOOSE, *NO_FORGERY,
     ]  # fmt: skip
     with log.open("w") as out:
         proc = subprocess.Popen(
