@@ -49,8 +49,8 @@ class TestRecord(BaseModel):
     rewards: list[float | None] = Field(default_factory=list)
     accepted: bool = False
     forgery_stage: bool = True
-    """Whether the gate attacked the task with its forgeries (`--no-forgery` skips them; the export
-    says so)."""
+    """Whether the gate's forgery stage was on for this task (`--no-forgery` turns it off; the export
+    names the accepted tasks it was off for)."""
     gate_seconds: float = 0.0
     rollout_seconds: float = 0.0
     at: str = Field(default_factory=now)
