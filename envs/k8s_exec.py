@@ -68,6 +68,21 @@ def close_stream(ws: WSClient) -> None:
             ws.sock.shutdown()
 
 
+def _hand_over(ws: WSClient, on_stdout: Callable[[bytes], None], on_stderr: Callable[[bytes], None]) -> bytes:
+    """Give the sinks what the client holds; returns the status channel's bytes.
+
+    Reading a channel the client holds nothing for makes it read the socket again (the client's peek),
+    and that read may take further frames of every channel and the close: the loop then ends with output
+    still held. So this runs once more after the stream closed, when reads no longer touch the socket.
+    """
+    for channel, sink in ((STDOUT_CHANNEL, on_stdout), (STDERR_CHANNEL, on_stderr)):
+        data = ws.read_channel(channel)
+        if data:
+            sink(data if isinstance(data, bytes) else data.encode())
+    error = ws.read_channel(ERROR_CHANNEL)
+    return error if isinstance(error, bytes) else error.encode()
+
+
 def run_exec(
     api: CoreV1Api,
     pod: str,
@@ -137,13 +152,8 @@ def run_exec(
                 break
             wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - now))
             ws.update(timeout=wait)
-            for channel, sink in ((STDOUT_CHANNEL, on_stdout), (STDERR_CHANNEL, on_stderr)):
-                data = ws.read_channel(channel)
-                if data:
-                    sink(data if isinstance(data, bytes) else data.encode())
-            error = ws.read_channel(ERROR_CHANNEL)
-            if error:
-                status_raw += error if isinstance(error, bytes) else error.encode()
+            status_raw += _hand_over(ws, on_stdout, on_stderr)
+        status_raw += _hand_over(ws, on_stdout, on_stderr)  # what the last reads took with the close
     except SandboxError:
         raise
     except Exception as exc:

@@ -8,6 +8,7 @@ a planted symlink where the tests' folder is made, a tampered userland, a dead i
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import docker
 import pytest
@@ -100,6 +102,27 @@ def test_exec_codes_streams_env_workdir_user(sandbox: KubernetesSandbox) -> None
     big = sandbox.exec("head -c 6000000 /dev/zero | tr '\\0' a")
     assert big.exit_code == 0, big.stderr[-2000:]  # a stream cut short has no exit status: named here
     assert big.stdout.startswith("a" * 1000) and "more bytes dropped" in big.stdout, big.stdout[-200:]
+
+
+class _StallingFile(io.BytesIO):
+    """A destination whose first write stalls, as on a busy host: the server runs ahead of the client,
+    so the stream's last frames and its close reach the client while it still holds unread output."""
+
+    def write(self, data: Any) -> int:
+        if not self.tell():
+            time.sleep(0.5)
+        return super().write(data)
+
+
+def test_a_slow_reader_gets_every_byte(sandbox: KubernetesSandbox) -> None:
+    digest = sandbox.exec("head -c 1000000 /dev/urandom > /tmp/big.bin; sha256sum < /tmp/big.bin").stdout
+    dest = _StallingFile()
+    assert sandbox.export("/tmp/big.bin", dest, max_bytes=4_000_000)
+    dest.seek(0)
+    with tarfile.open(fileobj=dest) as tar:  # a tar cut short fails here, or below
+        member = tar.extractfile("big.bin")
+        assert member is not None
+        assert hashlib.sha256(member.read()).hexdigest() == digest.split()[0]
 
 
 def test_a_timeout_kills_the_tree_not_the_pod(sandbox: KubernetesSandbox) -> None:
