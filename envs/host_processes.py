@@ -28,6 +28,10 @@ DEATH_WAIT_SEC = 5.0
 """How long to wait for the killed processes to be gone after the thaw."""
 THAW_WAIT_SEC = 10.0
 """How long a refused unpause of a still-paused container is retried."""
+FREEZE_ATTEMPTS = 4
+"""A freeze the engine could not complete is tried this many times (0.25 s, 0.5 s, 0.75 s apart)."""
+UNFROZEN_ROUNDS_SEC = 5.0
+"""Then, unfrozen, kill rounds go on until a round finds nothing to kill, for at most this long."""
 
 
 @dataclass(frozen=True, order=True)
@@ -125,23 +129,64 @@ def _thaw(container: Container) -> None:
         time.sleep(0.05)
 
 
+def _freeze(container: Container) -> bool | None:
+    """Pause `container`: True once frozen; None when it is not running (nothing to kill); False when
+    the engine could not freeze it in FREEZE_ATTEMPTS tries. runc gives up on a cgroup whose freeze
+    does not settle in time ("unable to freeze"): on a busy host that is the engine's trouble, and an
+    agent's 0 must not come of it."""
+    for attempt in range(1, FREEZE_ATTEMPTS + 1):
+        try:
+            container.pause()
+            return True
+        except docker.errors.APIError as exc:
+            if exc.status_code in (404, 409):
+                return None
+            if attempt == FREEZE_ATTEMPTS:
+                return False
+        time.sleep(0.25 * attempt)
+    return False
+
+
+def _kill_unfrozen(container: Container, spare: Callable[[HostProcess], bool]) -> list[HostProcess]:
+    """Kill rounds on a running container until a round finds nothing left to kill: a forker can outrun
+    one round, not a loop of them for long. Raises SandboxError if one is still there at the end."""
+    killed: list[HostProcess] = []
+    deadline = time.monotonic() + UNFROZEN_ROUNDS_SEC
+    while True:
+        left = [p for p in sorted(container_processes(container)) if not spare(p)]
+        if not left:
+            return killed
+        if time.monotonic() > deadline:
+            raise SandboxError(
+                f"cannot freeze {container.name}, and {len(left)} of its processes outlived "
+                f"{UNFROZEN_ROUNDS_SEC:.0f}s of killing"
+            )
+        killed.extend(p for p in left if _kill(p))
+        time.sleep(0.02)
+
+
 def kill_processes(container: Container, spare: Callable[[HostProcess], bool]) -> int:
     """Freeze `container`, SIGKILL every process for which `spare` is false, thaw; returns how many were
-    killed, after waiting (briefly) for them to be gone. A container that is not running has none."""
-    try:
-        container.pause()
-    except docker.errors.APIError as exc:
-        if exc.status_code in (404, 409):
-            return 0
-        raise SandboxError(f"cannot freeze {container.name}: {exc}") from exc
+    killed, after waiting (briefly) for them to be gone. A container that is not running has none. When
+    the engine cannot freeze it, the processes are killed in rounds instead (`_kill_unfrozen`)."""
+    frozen = _freeze(container)
+    if frozen is None:
+        return 0
     killed: list[HostProcess] = []
-    try:
-        for process in sorted(container_processes(container)):
-            if not spare(process) and _kill(process):
-                killed.append(process)
-    finally:
-        _thaw(container)
+    if frozen:
+        try:
+            for process in sorted(container_processes(container)):
+                if not spare(process) and _kill(process):
+                    killed.append(process)
+        finally:
+            _thaw(container)
+    else:
+        with contextlib.suppress(docker.errors.NotFound):
+            container.reload()  # runc thaws a freeze it gave up on; made sure of here
+        if container.status == "paused":
+            _thaw(container)
+        killed = _kill_unfrozen(container, spare)
     deadline = time.monotonic() + DEATH_WAIT_SEC
     while time.monotonic() < deadline and any(start_ticks(p.pid) == p.start_ticks for p in killed):
         time.sleep(0.01)
-    return len(killed)
+    return len(set(killed))

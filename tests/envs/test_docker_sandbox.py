@@ -221,6 +221,38 @@ def test_stop_retries_a_refused_removal_until_the_container_is_gone(
         client.containers.get(name)
 
 
+@pytest.mark.parametrize("refusals", [2, 100])
+def test_a_freeze_the_engine_refuses_is_retried_then_done_without_it(
+    refusals: int, base_image: str, forge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a busy host runc can give up a freeze ("unable to freeze", a 500): that is the engine's trouble,
+    and once it made an oracle's run SandboxBroken, an agent's 0. A few refusals are retried; an engine
+    that never freezes gets kill rounds instead, which a forking, signal-deaf process does not outlive."""
+    real_pause = Container.pause
+    refused = []
+
+    def refuse(self: Container) -> None:
+        if len(refused) < refusals:
+            refused.append(1)
+            response = requests.Response()
+            response.status_code = 500
+            raise docker.errors.APIError(
+                "OCI runtime pause failed: unable to freeze: unknown", response=response
+            )
+        real_pause(self)
+
+    with create_sandbox(_spec(base_image)) as sb:
+        forker = "trap '' TERM HUP INT; while :; do sleep 30 & sleep 0.01; done"
+        sb.exec(f'(setsid sh -c "{forker}" >/dev/null 2>&1 &)')
+        time.sleep(0.3)
+        monkeypatch.setattr(Container, "pause", refuse)
+        assert sb.kill_strays() >= 2
+        monkeypatch.setattr(Container, "pause", real_pause)
+        left = sb.exec("ps -eo args").stdout
+        assert "sleep 30" not in left and "while" not in left, left
+        assert sb.exec("echo alive").stdout == "alive\n"
+
+
 def test_a_removal_refused_past_the_wait_goes_on_in_the_background(
     client: docker.DockerClient,
     base_image: str,
