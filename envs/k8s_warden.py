@@ -60,7 +60,9 @@ sweep() {  # $1 <pid> <state> for every task-container process alive, not spared
 }
 stopped=" "
 stop_it() {
-    case "$stopped" in *" $1 "*) [ "$2" = T ] && return ;; esac
+    # stopped already: T, t (a traced process stops in a tracing stop), or D (in the kernel, where the
+    # pending STOP is taken before it runs another instruction of its own)
+    case "$stopped" in *" $1 "*) case "$2" in T|t|D) return ;; esac ;; esac
     if kill -STOP "$1" 2>/dev/null; then
         case "$stopped" in *" $1 "*) ;; *) stopped="$stopped$1 " ;; esac
         found=1
@@ -70,16 +72,19 @@ n=0
 kill_it() {
     kill -KILL "$1" 2>/dev/null && { n=$((n + 1)); found=1; }
 }
+pace() {  # sweeps are fast: past 50, each waits a little, so a busy host's scheduler delivers the signals
+    round=$((round + 1))
+    [ "$round" -gt 50 ] && sleep 0.05
+    [ "$round" -lt 1000 ]
+}
 round=0
 while sweep stop_it; [ "$found" = 1 ]; do
-    round=$((round + 1))
-    [ "$round" -ge 500 ] && { echo "processes still starting after 500 sweeps" >&2; exit 9; }
+    pace || { echo "processes still starting after $round sweeps" >&2; exit 9; }
 done
 for p in $stopped; do kill -KILL "$p" 2>/dev/null && n=$((n + 1)); done
 round=0
 while sweep kill_it; [ "$found" = 1 ]; do
-    round=$((round + 1))
-    [ "$round" -ge 500 ] && { echo "processes still alive after 500 kill sweeps" >&2; exit 9; }
+    pace || { echo "processes still alive after $round kill sweeps" >&2; exit 9; }
 done
 echo "$n"
 """
@@ -87,7 +92,7 @@ echo "$n"
 then SIGKILLs every task-container process that is not spared ($1: `pid:start` words) and started at or
 after $2 (start ticks; 0 for all), and goes on killing until a sweep finds none alive (one continued by
 another between two sweeps, and its children, included). Prints how many were killed; fails when they
-keep coming."""
+keep coming for 1,000 sweeps (about 50 s: past the 50th, each waits 50 ms)."""
 
 _ROOT = r"""
 init=$1

@@ -148,6 +148,20 @@ def test_kill_strays_spares_the_baseline(sandbox: KubernetesSandbox) -> None:
     assert sandbox.exec("sleep 0.3; test -e /tmp/reward").exit_code == 1  # nothing writes it any more
 
 
+def test_kill_strays_stops_and_kills_a_traced_tree(sandbox: KubernetesSandbox) -> None:
+    """A traced process answers SIGSTOP with a tracing stop (`t`, not `T`), as a harness run with --trace
+    does: the warden took it for one not yet stopped and swept until it gave up."""
+    baseline = _task_processes(sandbox)
+    spawner = "while :; do sleep 401 & sleep 0.05; done"
+    sandbox.exec(f"(setsid strace -f -o /dev/null sh -c '{spawner}' >/dev/null 2>&1 &)")
+    time.sleep(0.5)
+    assert any("401" in p for p in _task_processes(sandbox))
+    assert sandbox.kill_strays() >= 2
+    left = _task_processes(sandbox)
+    assert not any("401" in p or "strace" in p for p in left), left
+    assert len(left) == len(baseline)
+
+
 def test_files_through_the_warden(sandbox: KubernetesSandbox, tmp_path: Path) -> None:
     source = tmp_path / "src"
     (source / "sub").mkdir(parents=True)
