@@ -116,14 +116,14 @@ def _thaw(container: Container) -> None:
         except docker.errors.APIError as exc:
             if exc.status_code == 404:
                 return
-            if exc.status_code != 409:
-                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
             try:
                 container.reload()
             except docker.errors.NotFound:
                 return
-            if container.status != "paused":
+            if container.status != "paused":  # the engine thawed it, or it never froze ("is not paused")
                 return
+            if exc.status_code != 409:
+                raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
             if time.monotonic() > deadline:
                 raise SandboxError(f"cannot thaw {container.name}: {exc}") from exc
         time.sleep(0.05)
@@ -150,18 +150,18 @@ def _freeze(container: Container) -> bool | None:
 def _kill_unfrozen(container: Container, spare: Callable[[HostProcess], bool]) -> list[HostProcess]:
     """Kill rounds on a running container until a round finds nothing left to kill: a forker can outrun
     one round, not a loop of them for long. Raises SandboxError if one is still there at the end."""
-    killed: list[HostProcess] = []
+    killed: set[HostProcess] = set()  # one killed but not yet gone is listed, and killed, again
     deadline = time.monotonic() + UNFROZEN_ROUNDS_SEC
     while True:
         left = [p for p in sorted(container_processes(container)) if not spare(p)]
         if not left:
-            return killed
+            return sorted(killed)
         if time.monotonic() > deadline:
             raise SandboxError(
                 f"cannot freeze {container.name}, and {len(left)} of its processes outlived "
                 f"{UNFROZEN_ROUNDS_SEC:.0f}s of killing"
             )
-        killed.extend(p for p in left if _kill(p))
+        killed.update(p for p in left if _kill(p))
         time.sleep(0.02)
 
 
@@ -181,12 +181,9 @@ def kill_processes(container: Container, spare: Callable[[HostProcess], bool]) -
         finally:
             _thaw(container)
     else:
-        with contextlib.suppress(docker.errors.NotFound):
-            container.reload()  # runc thaws a freeze it gave up on; made sure of here
-        if container.status == "paused":
-            _thaw(container)
+        _thaw(container)  # runc thaws a freeze it gave up on; made sure of here
         killed = _kill_unfrozen(container, spare)
     deadline = time.monotonic() + DEATH_WAIT_SEC
     while time.monotonic() < deadline and any(start_ticks(p.pid) == p.start_ticks for p in killed):
         time.sleep(0.01)
-    return len(set(killed))
+    return len(killed)
